@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Stipple",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Stipple", targets: ["Stipple"]),
+        .executable(name: "stipple", targets: ["StippleCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C shim: EGL bring-up (GBM | device | surfaceless), GL error names, PNG on libpng.
+        .target(
+            name: "CStipple",
+            linkerSettings: [
+                .linkedLibrary("EGL"),
+                .linkedLibrary("GLESv2"),
+                .linkedLibrary("gbm"),
+                .linkedLibrary("png"),
+            ]
+        ),
+        // Turns GLSL/*.vert|frag into generated Swift, so the shaders have one source.
+        .executableTarget(name: "GLSLEmbedTool", path: "Sources/GLSLEmbedTool"),
+        .plugin(
+            name: "GLSLEmbedPlugin",
+            capability: .buildTool(),
+            dependencies: ["GLSLEmbedTool"],
+            path: "Sources/GLSLEmbedPlugin"
+        ),
+        .target(
+            name: "Stipple",
+            dependencies: ["CStipple"],
+            plugins: ["GLSLEmbedPlugin"]
+        ),
+        .executableTarget(
+            name: "StippleCLI",
+            dependencies: [
+                "Stipple",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "StippleTests",
+            dependencies: ["Stipple", "CStipple", "StippleCLI"]
+        ),
+    ]
+)

@@ -1,0 +1,16 @@
+// CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng.
+// Small, flat C, one concern a file; every function is prefixed stp_.
+#ifndef CSTIPPLE_H
+#define CSTIPPLE_H
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES2/gl2.h>
+#include <GLES2/gl2ext.h>
+
+#include "stp_types.h"
+#include "stp_egl.h"
+#include "stp_gl.h"
+#include "stp_png.h"
+
+#endif

@@ -1,0 +1,24 @@
+#ifndef STP_PNG_H
+#define STP_PNG_H
+#include <stddef.h>
+
+// A decoded PNG, always expanded to 8-bit RGBA, rows top to bottom.
+typedef struct stp_png_image {
+    int width;
+    int height;
+    int has_alpha;   // the file had an alpha channel or a tRNS chunk
+    int is_grey;     // the file was greyscale
+    unsigned char *rgba;  // width * height * 4 bytes, malloc'd; free with stp_png_free
+} stp_png_image;
+
+// Reads any PNG (grey, palette, 16-bit, interlaced) into 8-bit RGBA. libpng's longjmp
+// errors stay inside: returns 0 on success, -1 with one line in err.
+int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen);
+void stp_png_free(stp_png_image *image);
+
+// Encodes 8-bit RGBA (rows top to bottom) into a malloc'd PNG in memory; zlib level 0...9.
+// Returns 0 on success and sets *out / *out_len; free *out with free().
+int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
+                   unsigned char **out, size_t *out_len, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,173 @@
+// PNG read and write on libpng. libpng reports errors by longjmp, which Swift cannot
+// catch: every libpng call stays in here, behind setjmp, and comes out as a status code.
+#include "stp_png.h"
+
+#include <errno.h>
+#include <png.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void say(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || errlen == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+// libpng's message goes into the caller's buffer before libpng longjmps.
+typedef struct { char *err; size_t errlen; } png_errbox;
+
+static void on_png_error(png_structp png, png_const_charp message) {
+    png_errbox *box = png_get_error_ptr(png);
+    if (box) say(box->err, box->errlen, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
+
+// Largest side accepted, so that a corrupt header cannot ask for gigabytes.
+#define STP_PNG_MAX_SIDE 65536
+
+int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) { say(err, errlen, "cannot open: %s", strerror(errno)); return -1; }
+
+    unsigned char signature[8];
+    if (fread(signature, 1, 8, f) != 8 || png_sig_cmp(signature, 0, 8) != 0) {
+        fclose(f);
+        say(err, errlen, "not a PNG file (bad signature)");
+        return -1;
+    }
+
+    png_errbox box = { err, errlen };
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &box, on_png_error, on_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        if (png) png_destroy_read_struct(&png, NULL, NULL);
+        fclose(f);
+        say(err, errlen, "out of memory");
+        return -1;
+    }
+    // Volatile: read after longjmp.
+    unsigned char *volatile pixels = NULL;
+    png_bytep *volatile rows = NULL;
+    if (setjmp(png_jmpbuf(png))) {
+        free(pixels);
+        free(rows);
+        png_destroy_read_struct(&png, &info, NULL);
+        fclose(f);
+        return -1;  // on_png_error wrote the message
+    }
+    png_init_io(png, f);
+    png_set_sig_bytes(png, 8);
+    png_set_user_limits(png, STP_PNG_MAX_SIDE, STP_PNG_MAX_SIDE);
+    png_read_info(png, info);
+
+    png_uint_32 width = png_get_image_width(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
+    int color_type = png_get_color_type(png, info);
+    int bit_depth = png_get_bit_depth(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+
+    out->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
+    out->is_grey = (color_type & PNG_COLOR_MASK_COLOR) == 0;
+
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (has_trns) png_set_tRNS_to_alpha(png);
+    if (bit_depth == 16) png_set_strip_16(png);
+    if (out->is_grey) png_set_gray_to_rgb(png);
+    if (!out->has_alpha) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    if (png_get_rowbytes(png, info) != (size_t)width * 4) {
+        say(err, errlen, "unsupported PNG layout (%d-bit, colour type %d)", bit_depth, color_type);
+        png_longjmp(png, 1);
+    }
+    pixels = malloc((size_t)width * height * 4);
+    rows = malloc(sizeof(png_bytep) * height);
+    if (!pixels || !rows) {
+        say(err, errlen, "out of memory for a %ux%u image", (unsigned)width, (unsigned)height);
+        png_longjmp(png, 1);
+    }
+    for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 4;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+
+    free(rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    fclose(f);
+    out->width = (int)width;
+    out->height = (int)height;
+    out->rgba = pixels;
+    return 0;
+}
+
+void stp_png_free(stp_png_image *image) {
+    if (!image) return;
+    free(image->rgba);
+    image->rgba = NULL;
+}
+
+// A growing memory buffer for png_set_write_fn.
+typedef struct { unsigned char *data; size_t len, cap; int failed; } png_membuf;
+
+static void mem_write(png_structp png, png_bytep data, png_size_t len) {
+    png_membuf *buf = png_get_io_ptr(png);
+    if (buf->failed) return;
+    if (buf->len + len > buf->cap) {
+        size_t cap = buf->cap ? buf->cap : 65536;
+        while (cap < buf->len + len) cap *= 2;
+        unsigned char *grown = realloc(buf->data, cap);
+        if (!grown) { buf->failed = 1; png_error(png, "out of memory while encoding"); return; }
+        buf->data = grown;
+        buf->cap = cap;
+    }
+    memcpy(buf->data + buf->len, data, len);
+    buf->len += len;
+}
+
+static void mem_flush(png_structp png) { (void)png; }
+
+int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
+                   unsigned char **out, size_t *out_len, char *err, size_t errlen) {
+    *out = NULL;
+    *out_len = 0;
+    if (width <= 0 || height <= 0) { say(err, errlen, "cannot encode an empty image"); return -1; }
+    png_errbox box = { err, errlen };
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &box, on_png_error, on_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        if (png) png_destroy_write_struct(&png, NULL);
+        say(err, errlen, "out of memory");
+        return -1;
+    }
+    png_membuf buf = { NULL, 0, 0, 0 };
+    png_bytep *volatile rows = NULL;
+    if (setjmp(png_jmpbuf(png))) {
+        free(rows);
+        free(buf.data);
+        png_destroy_write_struct(&png, &info);
+        return -1;
+    }
+    png_set_write_fn(png, &buf, mem_write, mem_flush);
+    png_set_compression_level(png, level < 0 ? 0 : level > 9 ? 9 : level);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    rows = malloc(sizeof(png_bytep) * (size_t)height);
+    if (!rows) png_error(png, "out of memory");
+    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(rgba + (size_t)y * (size_t)width * 4);
+    png_write_image(png, rows);
+    png_write_end(png, NULL);
+    free(rows);
+    png_destroy_write_struct(&png, &info);
+    *out = buf.data;
+    *out_len = buf.len;
+    return 0;
+}

@@ -1,0 +1,67 @@
+/// An 8-bit RGBA image, rows top to bottom, straight alpha (SPEC §1).
+///
+/// A fully transparent pixel is always (0, 0, 0, 0) in images Stipple writes.
+public struct Image: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` bytes, RGBA, row 0 at the top.
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
+                     "Image: \(pixels.count) bytes do not make \(width)×\(height) RGBA")
+        self.width = width; self.height = height; self.pixels = pixels
+    }
+
+    /// A canvas filled with one straight colour.
+    public init(width: Int, height: Int, fill: Color) {
+        let (r, g, b, a) = fill.rgba8
+        var px = [UInt8](repeating: 0, count: width * height * 4)
+        if a != 0 {
+            for i in stride(from: 0, to: px.count, by: 4) {
+                px[i] = r; px[i + 1] = g; px[i + 2] = b; px[i + 3] = a
+            }
+        }
+        self.init(width: width, height: height, pixels: px)
+    }
+
+    @inlinable public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+
+    /// The image premultiplied, 8 bits a channel: c' = round(c * a / 255).
+    /// Comparisons are made on this form (SPEC §7): the straight colour of a nearly
+    /// transparent pixel is noise.
+    public func premultiplied() -> [UInt8] {
+        var out = pixels
+        for i in stride(from: 0, to: out.count, by: 4) {
+            let a = UInt32(out[i + 3])
+            for c in 0..<3 { out[i + c] = UInt8((UInt32(out[i + c]) * a + 127) / 255) }
+        }
+        return out
+    }
+
+    /// Builds a straight-alpha image from premultiplied 8-bit RGBA (rows top to bottom).
+    /// A pixel with alpha 0 becomes (0, 0, 0, 0).
+    public init(width: Int, height: Int, premultiplied: [UInt8]) {
+        var out = premultiplied
+        for i in stride(from: 0, to: out.count, by: 4) {
+            Image.unpremultiply(&out, at: i)
+        }
+        self.init(width: width, height: height, pixels: out)
+    }
+
+    @inline(__always)
+    static func unpremultiply(_ px: inout [UInt8], at i: Int) {
+        let a = UInt32(px[i + 3])
+        if a == 0 {
+            px[i] = 0; px[i + 1] = 0; px[i + 2] = 0
+        } else if a != 255 {
+            for c in 0..<3 {
+                let v = (UInt32(px[i + c]) * 255 + a / 2) / a
+                px[i + c] = UInt8(min(v, 255))
+            }
+        }
+    }
+}
