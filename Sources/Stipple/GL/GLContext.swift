@@ -1,0 +1,86 @@
+import CStipple
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An EGL display, config and context, opened by the C shim, and the guard that proves a
+/// GL call runs on the one thread that has this context current.
+final class GLContext: @unchecked Sendable {
+    private let egl: OpaquePointer
+    let platform: EGLPlatform
+    let platformReason: String
+    let eglVersion: String
+    let eglVendor: String
+    let device: String
+    let context: EGLContext?
+    /// The thread that made the context current; set once, on that thread.
+    private(set) var owner: pthread_t?
+
+    init(platform request: EGLPlatform) throws {
+        var err = [CChar](repeating: 0, count: 1024)
+        guard let egl = stp_egl_open(request.cValue, &err, err.count) else {
+            throw RenderError("no usable EGL: " + String(cBuffer: err))
+        }
+        self.egl = egl
+        platform = EGLPlatform(stp_egl_platform(egl))
+        platformReason = String(cString: stp_egl_reason(egl))
+        eglVersion = String(cString: stp_egl_version(egl))
+        eglVendor = String(cString: stp_egl_vendor(egl))
+        device = String(cString: stp_egl_device(egl))
+        context = stp_egl_context(egl)
+    }
+
+    /// Makes the context current on the calling thread, for good: the render thread calls it once.
+    func makeCurrent() throws {
+        var err = [CChar](repeating: 0, count: 512)
+        guard stp_egl_make_current(egl, &err, err.count) == 0 else {
+            throw RenderError(String(cBuffer: err))
+        }
+        owner = pthread_self()
+    }
+
+    /// Releases the context; called by the render thread as it ends.
+    func release() {
+        stp_egl_release_current(egl)
+    }
+
+    deinit { stp_egl_close(egl) }
+
+    /// True when the caller is the owner thread and the context is current there.
+    /// Cheap: a thread identity and `eglGetCurrentContext()` compare.
+    @inline(__always)
+    func isCurrentHere() -> Bool {
+        guard let owner, pthread_equal(owner, pthread_self()) != 0 else { return false }
+        return eglGetCurrentContext() == context
+    }
+}
+
+/// What happens when GL is called where it must not be. By default the process stops at
+/// once with a message naming the call (a GL call on the wrong thread corrupts state
+/// silently otherwise); tests install a handler that records the violation instead. In
+/// either case the call itself is not made.
+public enum GLGuard {
+    public struct Violation: Sendable, CustomStringConvertible {
+        public let call: String
+        public let reason: String
+        public var description: String { "Stipple: \(call) called \(reason)" }
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var handler: (@Sendable (Violation) -> Void)?
+
+    /// Replaces the violation handler; nil restores the default (stop the process).
+    public static func setViolationHandler(_ newHandler: (@Sendable (Violation) -> Void)?) {
+        lock.lock(); handler = newHandler; lock.unlock()
+    }
+
+    static func report(_ violation: Violation) {
+        lock.lock(); let h = handler; lock.unlock()
+        if let h {
+            h(violation)
+        } else {
+            fatalError(violation.description)
+        }
+    }
+}

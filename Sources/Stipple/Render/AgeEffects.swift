@@ -1,0 +1,49 @@
+import Foundation
+
+/// The age math of SPEC §3 on the CPU, the same formulas as GLSL/sketch.vert. The renderer
+/// uses it to decide which stamps points cannot draw right; `stipple stamps` and the
+/// tests use it to reason about frames.
+public struct AgeEffects: Sendable, Equatable {
+    public var maxAge: Float
+    public var dissolveDistance: Float
+    public var pointScale: Float
+
+    public init(maxAge: Float = 0, dissolveDistance: Float = 6, pointScale: Float = 1) {
+        self.maxAge = maxAge; self.dissolveDistance = dissolveDistance; self.pointScale = pointScale
+    }
+
+    /// A stamp of this age is drawn: born (age ≥ 0) and not dead (age < M when M > 0).
+    @inline(__always)
+    public func isLive(age: Float) -> Bool {
+        age >= 0 && (maxAge <= 0 || age < maxAge)
+    }
+
+    @inline(__always)
+    static func smoothstep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {
+        let t = min(max((x - e0) / (e1 - e0), 0), 1)
+        return t * t * (3 - 2 * t)
+    }
+
+    public struct Geometry: Sendable, Equatable {
+        public var centreX: Float
+        public var centreY: Float
+        /// After the 1-pixel minimum.
+        public var diameter: Float
+    }
+
+    /// Where a live stamp lands and how wide it is.
+    @inline(__always)
+    public func geometry(of p: SketchPoint, age: Float) -> Geometry {
+        var intro: Float = 0, outro: Float = 0, shrink: Float = 1
+        if maxAge > 0 {
+            let life = age / maxAge
+            intro = 1 - AgeEffects.smoothstep(0, 0.05, life)
+            outro = AgeEffects.smoothstep(0.75, 1, life)
+            shrink = 1 - AgeEffects.smoothstep(0.70, 0.95, life)
+        }
+        let drift = outro * dissolveDistance
+        return Geometry(centreX: p.x + cos(p.dissolveAngle) * drift,
+                        centreY: p.y + sin(p.dissolveAngle) * drift,
+                        diameter: max(2 * p.radius * pointScale * (1 + intro) * shrink, 1))
+    }
+}

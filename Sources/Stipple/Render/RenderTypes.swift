@@ -1,0 +1,74 @@
+/// What a canvas starts as (SPEC §5).
+public enum CanvasBackground: Sendable, Equatable {
+    case color(Color)
+    /// An image of the canvas's size, straight alpha, rows top to bottom.
+    case image(Image)
+}
+
+public struct Canvas: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var background: CanvasBackground
+
+    public init(width: Int, height: Int, background: CanvasBackground = .color(.transparent)) {
+        self.width = width; self.height = height; self.background = background
+    }
+}
+
+/// Stamps drawn with one brush, in order (one `draw` entry of a script).
+public struct StampBatch: Sendable, Equatable {
+    /// Names the brush for the texture cache: the same key is uploaded once per renderer.
+    public var brushKey: String
+    public var brush: Brush
+    public var stamps: [SketchPoint]
+
+    public init(brushKey: String, brush: Brush, stamps: [SketchPoint]) {
+        self.brushKey = brushKey; self.brush = brush; self.stamps = stamps
+    }
+}
+
+/// How a frame is drawn.
+public struct RenderSettings: Sendable, Equatable {
+    public var effects: AgeEffects
+    public var primitive: Primitive
+
+    public init(effects: AgeEffects = AgeEffects(), primitive: Primitive = .points) {
+        self.effects = effects; self.primitive = primitive
+    }
+}
+
+/// What the driver is and can do (`stipple info`).
+public struct RendererInfo: Sendable, Equatable {
+    public var platform: EGLPlatform
+    public var platformReason: String
+    public var eglVersion: String
+    public var eglVendor: String
+    public var device: String
+    public var glVendor: String
+    public var glRenderer: String
+    public var glVersion: String
+    public var glslVersion: String
+    public var pointSizeRange: ClosedRange<Float>
+    public var maxTextureSize: Int
+    public var maxViewport: (width: Int, height: Int)
+
+    /// The largest canvas side the driver takes.
+    public var maxCanvasSide: (width: Int, height: Int) {
+        (min(maxTextureSize, maxViewport.width), min(maxTextureSize, maxViewport.height))
+    }
+
+    public static func == (a: RendererInfo, b: RendererInfo) -> Bool {
+        a.platform == b.platform && a.glRenderer == b.glRenderer && a.glVersion == b.glVersion
+            && a.pointSizeRange == b.pointSizeRange && a.maxTextureSize == b.maxTextureSize
+            && a.maxViewport == b.maxViewport
+    }
+}
+
+/// GL work counted by the renderer since it was made: what a frame costs.
+public struct RenderStatistics: Sendable, Equatable {
+    public var glCalls: Int
+    public var drawCalls: Int
+    public var bytesUploaded: Int
+    public var textureUploads: Int
+    public var skippedBinds: Int
+}
