@@ -42,4 +42,13 @@ public struct Color: Equatable, Hashable, Sendable {
         func q(_ v: Float) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
         return (q(red), q(green), q(blue), q(alpha))
     }
+
+    /// The colour quantised to 8 bits straight, then premultiplied with rounding to nearest:
+    /// the canvas's first pixels for a colour background, the same rule as `Image.premultiplied()`.
+    public var premultipliedRGBA8: (UInt8, UInt8, UInt8, UInt8) {
+        let (r, g, b, a) = rgba8
+        let pa = UInt32(a)
+        func pm(_ v: UInt8) -> UInt8 { UInt8((UInt32(v) * pa + 127) / 255) }
+        return (pm(r), pm(g), pm(b), a)
+    }
 }

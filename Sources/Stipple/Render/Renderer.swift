@@ -111,11 +111,9 @@ public actor Renderer {
         switch canvas.background {
         case let .color(c):
             fb.bind(gl)
-            // The clear colour is premultiplied and quantised like any 8-bit pixel.
-            let (r, g, b, a) = c.rgba8
-            let pa = UInt32(a)
-            func pm(_ v: UInt8) -> Float { Float((UInt32(v) * pa + 127) / 255) / 255 }
-            gl.clear(red: pm(r), green: pm(g), blue: pm(b), alpha: Float(a) / 255)
+            // Premultiplied and quantised like any 8-bit pixel, so clearing is exact.
+            let (r, g, b, a) = c.premultipliedRGBA8
+            gl.clear(red: Float(r) / 255, green: Float(g) / 255, blue: Float(b) / 255, alpha: Float(a) / 255)
         case let .image(image):
             guard image.width == canvas.width, image.height == canvas.height else {
                 throw RenderError("the background image is \(image.width)×\(image.height), the canvas \(canvas.width)×\(canvas.height)")

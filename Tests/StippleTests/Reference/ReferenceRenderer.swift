@@ -112,10 +112,11 @@ struct ReferenceRenderer {
 
     /// Background as GL clears it: premultiplied in floating point, rounded to 8 bits.
     static func premultipliedBackground(_ c: Color) -> [UInt8] {
-        let a = clamp01(Double(c.alpha))
-        return [Double(c.red) * a, Double(c.green) * a, Double(c.blue) * a, a].map {
-            UInt8((clamp01($0) * 255).rounded())
-        }
+        // Stipple's documented rule: quantise the straight colour to 8 bits, then
+        // premultiply those bytes, rounding to nearest (as a PNG background is).
+        let q = [c.red, c.green, c.blue, c.alpha].map { Int((clamp01(Double($0)) * 255).rounded()) }
+        let a = q[3]
+        return [q[0], q[1], q[2]].map { UInt8((Double($0 * a) / 255).rounded()) } + [UInt8(a)]
     }
 
     /// GL bilinear filtering with CLAMP_TO_EDGE: texel k's centre is at (k + 0.5) / w.
