@@ -1,0 +1,56 @@
+# Stipple: every task a person does is a make target.
+#   make run     install what is missing, build, render the demo to out/demo.png
+#   make test    install what is missing, build, run the whole suite
+#   make goldens re-record Fixtures/golden/ (only for an intended change: say why in your note)
+SHELL := /bin/bash
+SWIFT ?= swift
+OUT ?= out
+
+# Debian packages Stipple builds and runs with: EGL/GLES/GBM/PNG headers, and Mesa's
+# EGL vendor library and DRI drivers (llvmpipe, softpipe) for machines without a GPU.
+APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
+                libegl1 libegl-mesa0 libgles2 libgbm1 libgl1-mesa-dri
+
+.PHONY: deps build build-release run test goldens clean
+
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done | xargs); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "Stipple needs these Debian packages: $$missing"; \
+	    echo "Install them with:"; \
+	    echo "  sudo apt-get update && sudo apt-get install -y $$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+build-release: deps
+	$(SWIFT) build -c release --product stipple
+
+run: build-release
+	@mkdir -p $(OUT)
+	$$($(SWIFT) build -c release --show-bin-path)/stipple render Fixtures/scripts/demo.json -o $(OUT)/demo.png
+	@echo "Rendered the demo: $(OUT)/demo.png"
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+goldens: build
+	@bin=$$($(SWIFT) build --show-bin-path)/stipple; \
+	for s in Fixtures/scripts/*.json; do \
+	  name=$$(basename $$s .json); \
+	  $$bin render $$s -o Fixtures/golden/$$name.llvmpipe.points.png --compression 9 || exit 1; \
+	  echo "recorded Fixtures/golden/$$name.llvmpipe.points.png"; \
+	done
+
+clean:
+	rm -rf .build $(OUT)

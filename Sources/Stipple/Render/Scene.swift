@@ -1,0 +1,93 @@
+import Foundation
+
+/// A script with its resources loaded: brushes decoded, background read, stamps in draw
+/// order with their ages at frame 0. Knows nothing of GL.
+public struct Scene: Sendable {
+    public var canvas: Canvas
+    public var effects: AgeEffects
+    public var fps: Double
+    /// One batch a `draw` entry, ages as at frame 0.
+    public var batches: [StampBatch]
+    /// Every file the scene was made from (script, brushes, background, stamp files):
+    /// outputs must never overwrite one of them.
+    public var inputFiles: [String]
+    /// Where the canvas size is written, so a size the driver refuses can be blamed on it.
+    public var canvasSizeLocation: InputLocation
+    public var scriptPath: String
+
+    /// Loads a script's brushes and background. Errors name the file and the place.
+    public init(script: Script) throws {
+        var inputs = [script.path]
+        var brushes: [String: (key: String, brush: Brush)] = [:]
+        for name in script.brushOrder {
+            guard let spec = script.brushes[name] else { continue }
+            switch spec {
+            case let .builtin(kind, size, _):
+                brushes[name] = ("builtin:\(kind.rawValue):\(size)", Brush.builtin(kind, size: size))
+            case let .file(path, location):
+                let decoded = try Scene.readPNG(path, blaming: script.path, at: location, what: "brush \"\(name)\"")
+                brushes[name] = ("file:\(path)", Brush(image: decoded.image, hasAlpha: decoded.hasAlpha))
+                inputs.append(path)
+            }
+        }
+        let background: CanvasBackground
+        switch script.canvas.background {
+        case let .color(c):
+            background = .color(c)
+        case let .image(path, location):
+            let decoded = try Scene.readPNG(path, blaming: script.path, at: location, what: "background")
+            guard decoded.image.width == script.canvas.width, decoded.image.height == script.canvas.height else {
+                throw InputError(file: script.path, location: location,
+                                 "background \(path) is \(decoded.image.width)×\(decoded.image.height); "
+                                 + "expected the canvas size \(script.canvas.width)×\(script.canvas.height)")
+            }
+            background = .image(decoded.image)
+            inputs.append(path)
+        }
+        batches = script.draw.map { entry in
+            let b = brushes[entry.brush]!
+            return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps)
+        }
+        inputs += script.draw.compactMap(\.source)
+        canvas = Canvas(width: script.canvas.width, height: script.canvas.height, background: background)
+        effects = AgeEffects(maxAge: script.maxAge, dissolveDistance: script.dissolveDistance,
+                             pointScale: script.pointScale)
+        fps = script.fps
+        inputFiles = inputs
+        canvasSizeLocation = script.canvas.sizeLocation
+        scriptPath = script.path
+    }
+
+    private static func readPNG(_ path: String, blaming script: String, at location: InputLocation,
+                                what: String) throws -> PNGFile.Decoded {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(file: script, location: location, "\(what): no such file \(path)")
+        }
+        return try PNGFile.read(path: path)
+    }
+
+    /// The live vertex buffer at frame `n` (SPEC §9): every stamp born at or before frame
+    /// n, aged by n, dead stamps gone, in draw order. This is exactly what is uploaded.
+    public func batches(atFrame n: Int) -> [StampBatch] {
+        let offset = Float(n)
+        return batches.map { batch in
+            var b = batch
+            b.stamps = batch.stamps.compactMap { p in
+                var q = p
+                q.age = p.age + offset
+                return effects.isLive(age: q.age) ? q : nil
+            }
+            return b
+        }
+    }
+
+    /// Throws when the driver cannot hold this canvas, blaming the script's canvas size.
+    public func checkFits(_ info: RendererInfo) throws {
+        let limit = info.maxCanvasSide
+        if canvas.width > limit.width || canvas.height > limit.height {
+            throw InputError(file: scriptPath, location: canvasSizeLocation,
+                             "a \(canvas.width)×\(canvas.height) canvas is larger than this driver allows "
+                             + "(\(limit.width)×\(limit.height) on \(info.glRenderer))")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Stipple
+
+struct StippleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stipple",
+        abstract: "Render brush strokes made of point-sprite stamps to PNG, headlessly, with OpenGL ES 2 on EGL.",
+        discussion: """
+            Exit status: 0 on success; 1 when `compare` finds images that differ beyond the tolerance; \
+            2 for bad input or a rendering failure (one line on stderr names the file, the place and \
+            what was expected); 64 for a command-line usage error.
+
+            Environment: STIPPLE_EGL_PLATFORM=gbm|device|surfaceless forces an EGL platform; \
+            GALLIUM_DRIVER=llvmpipe|softpipe picks Mesa's software driver; LP_NUM_THREADS sets llvmpipe's threads.
+            """,
+        version: StippleVersion.string,
+        subcommands: [RenderCommand.self, StampsCommand.self, CompareCommand.self, InfoCommand.self]
+    )
+}
+
+/// Exit codes shared by every command.
+enum ExitStatus {
+    static let differs: Int32 = 1
+    static let failure: Int32 = 2
+    static let usage: Int32 = 64
+}
+
+@main
+enum Main {
+    static func main() async {
+        do {
+            var command = try StippleCommand.parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as InputError {
+            fail("\(error)")
+        } catch let error as RenderError {
+            fail("\(error)")
+        } catch let error as ExitCode {
+            exit(error.rawValue)
+        } catch {
+            let code = StippleCommand.exitCode(for: error)
+            if code == .success {
+                // --help, --version: ArgumentParser prints them.
+                StippleCommand.exit(withError: error)
+            }
+            // A usage error: one line, and where to look.
+            let message = StippleCommand.message(for: error)
+            fail("\(message) (see 'stipple --help')", status: ExitStatus.usage)
+        }
+    }
+}
+
+/// Prints one line on stderr and exits.
+func fail(_ message: String, status: Int32 = ExitStatus.failure) -> Never {
+    FileHandle.standardError.write(Data("stipple: error: \(message)\n".utf8))
+    exit(status)
+}
+
+func note(_ message: String) {
+    FileHandle.standardError.write(Data("\(message)\n".utf8))
+}

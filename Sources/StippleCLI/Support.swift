@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Stipple
+
+extension Primitive: ExpressibleByArgument {}
+
+/// Opens a renderer on the platform `STIPPLE_EGL_PLATFORM` asks for.
+func makeRenderer() throws -> Renderer {
+    try Renderer(platform: EGLPlatform.fromEnvironment(ProcessInfo.processInfo.environment))
+}
+
+/// Refuses an output path that is one of the inputs: nothing a user gave is overwritten.
+func checkOutput(_ output: String, notAnyOf inputs: [String]) throws {
+    let out = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path
+    for input in inputs {
+        let path = URL(fileURLWithPath: input).standardizedFileURL.resolvingSymlinksInPath().path
+        if path == out {
+            throw InputError(file: output, "refusing to overwrite an input of this script; choose another output path")
+        }
+    }
+}
+
+/// `A...B`, both whole frame numbers from 0, A ≤ B.
+struct FrameRange: ExpressibleByArgument, Sendable {
+    var lower: Int
+    var upper: Int
+
+    init?(argument: String) {
+        let parts = argument.components(separatedBy: "...")
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= a else { return nil }
+        lower = a; upper = b
+    }
+
+    var count: Int { upper - lower + 1 }
+    static var defaultValueDescription: String { "A...B" }
+}
+
+/// A progress line on stderr, only when stderr is a terminal.
+struct Progress {
+    let total: Int
+    let enabled = isatty(STDERR_FILENO) != 0
+    private var last = Date.distantPast
+
+    init(total: Int) { self.total = total }
+
+    mutating func update(_ done: Int, _ label: String) {
+        guard enabled else { return }
+        let now = Date()
+        guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
+        last = now
+        FileHandle.standardError.write(Data("\r\(label) \(done)/\(total)\u{1B}[K".utf8))
+        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
