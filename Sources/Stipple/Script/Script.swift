@@ -1,0 +1,54 @@
+/// A stroke script, decoded and validated (SPEC §9): everything a renderer needs,
+/// with paths resolved against the script's folder and the locations kept for the
+/// errors that only rendering can find (a canvas over the driver's limit, a corrupt PNG).
+public struct Script: Sendable {
+    /// The script's path as given, used in messages.
+    public var path: String
+    /// Its folder; relative paths in the script resolve against it.
+    public var directory: String
+    public var canvas: CanvasSpec
+    /// Converts touch times in seconds into frames. Default 30, > 0.
+    public var fps: Double
+    /// Frames a stamp lives; 0 (the default) means stamps never age (SPEC §3).
+    public var maxAge: Float
+    /// Pixels a dying stamp drifts (SPEC §3). Default 6, finite.
+    public var dissolveDistance: Float
+    /// Scales every stamp's diameter (SPEC §3). Default 1, > 0.
+    public var pointScale: Float
+    /// Seeds every random choice (SPEC §6). Default 0; a whole number 0...2^53.
+    public var seed: UInt64
+    public var brushes: [String: BrushSpec]
+    /// Brush names in the order written.
+    public var brushOrder: [String]
+    /// Drawn in order.
+    public var draw: [DrawEntry]
+
+    public static let defaultFPS: Double = 30
+    public static let defaultDissolveDistance: Float = 6
+    /// `seed` is at most this, so that it survives any JSON reader as an exact integer.
+    public static let maxSeed: UInt64 = 1 << 53
+
+    public init(path: String, directory: String, canvas: CanvasSpec, fps: Double = defaultFPS,
+                maxAge: Float = 0, dissolveDistance: Float = defaultDissolveDistance, pointScale: Float = 1,
+                seed: UInt64 = 0, brushes: [String: BrushSpec] = [:], brushOrder: [String] = [],
+                draw: [DrawEntry] = []) {
+        self.path = path; self.directory = directory; self.canvas = canvas
+        self.fps = fps; self.maxAge = maxAge; self.dissolveDistance = dissolveDistance
+        self.pointScale = pointScale; self.seed = seed
+        self.brushes = brushes; self.brushOrder = brushOrder; self.draw = draw
+    }
+
+    /// Reads, parses and validates the script at `path`. A missing or unreadable file,
+    /// like every problem in it, is an `InputError` naming the file.
+    public static func load(path: String) throws(InputError) -> Script {
+        let bytes = try FileSystem.readBytes(path: path)
+        return try parse(bytes: bytes, path: path, directory: FileSystem.folder(of: path))
+    }
+
+    /// Parses and validates a script's bytes. `path` names it in messages; relative paths
+    /// in it resolve against `directory`, which must exist for the checks that files do.
+    public static func parse(bytes: [UInt8], path: String, directory: String) throws(InputError) -> Script {
+        let root = try JSONParser.parse(bytes, file: path)
+        return try ScriptDecoder(path: path, directory: directory).decode(root)
+    }
+}

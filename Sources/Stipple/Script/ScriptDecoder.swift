@@ -1,0 +1,321 @@
+/// Turns a parsed script document into a validated `Script` (SPEC §9). Every error is
+/// an `InputError` at the line and column of the offending key or value, saying what
+/// was expected. Unknown keys are errors at every level: a typo must never be ignored.
+struct ScriptDecoder {
+    let path: String
+    let directory: String
+
+    typealias Member = JSONValue.Member
+
+    static let scriptKeys = ["canvas", "fps", "maxAge", "dissolveDistance", "pointScale", "seed", "brushes", "draw"]
+    static let canvasKeys = ["width", "height", "background"]
+    static let backgroundImageKeys = ["image"]
+    static let builtinBrushKeys = ["builtin", "size"]
+    static let stampsEntryKeys = ["brush", "stamps"]
+
+    func decode(_ root: JSONValue) throws(InputError) -> Script {
+        let members = try object(root, for: "the top of the script")
+        try checkKeys(members, allowed: ScriptDecoder.scriptKeys, in: "the script")
+        guard let canvasMember = member("canvas", in: members) else {
+            throw fail(root.location, "missing key \"canvas\" in the script; expected { \"canvas\": { \"width\": W, \"height\": H }, ... }")
+        }
+        var script = Script(path: path, directory: directory, canvas: try canvas(canvasMember.value))
+
+        if let m = member("fps", in: members) {
+            let (v, literal) = try number(m.value, for: "fps")
+            guard v > 0 else { throw fail(m.value.location, "fps must be greater than 0, found \(literal)") }
+            script.fps = v
+        }
+        if let m = member("maxAge", in: members) {
+            let v = try float(m.value, for: "maxAge")
+            guard v >= 0 else {
+                throw fail(m.value.location, "maxAge must be 0 or more (0: stamps never age), found \(literalText(m.value))")
+            }
+            script.maxAge = v
+        }
+        if let m = member("dissolveDistance", in: members) {
+            script.dissolveDistance = try float(m.value, for: "dissolveDistance")
+        }
+        if let m = member("pointScale", in: members) {
+            let v = try float(m.value, for: "pointScale")
+            guard v > 0 else { throw fail(m.value.location, "pointScale must be greater than 0, found \(literalText(m.value))") }
+            script.pointScale = v
+        }
+        if let m = member("seed", in: members) {
+            script.seed = UInt64(try wholeNumber(m.value, for: "seed", in: 0...Int(Script.maxSeed)))
+        }
+        if let m = member("brushes", in: members) {
+            (script.brushes, script.brushOrder) = try brushes(m.value)
+        }
+        if let m = member("draw", in: members) {
+            let entries = try array(m.value, for: "draw")
+            script.draw.reserveCapacity(entries.count)
+            for (i, entry) in entries.enumerated() {
+                script.draw.append(try drawEntry(entry, number: i + 1, script: script))
+            }
+        }
+        return script
+    }
+
+    // MARK: Canvas
+
+    private func canvas(_ value: JSONValue) throws(InputError) -> CanvasSpec {
+        let members = try object(value, for: "canvas")
+        try checkKeys(members, allowed: ScriptDecoder.canvasKeys, in: "canvas")
+        let width = try required("width", in: members, of: value, context: "canvas")
+        let height = try required("height", in: members, of: value, context: "canvas")
+        let range = 1...CanvasSpec.maxSide
+        var canvas = CanvasSpec(width: try wholeNumber(width.value, for: "canvas width", in: range),
+                                height: try wholeNumber(height.value, for: "canvas height", in: range),
+                                sizeLocation: width.value.location)
+        if let m = member("background", in: members) {
+            canvas.background = try background(m.value)
+        }
+        return canvas
+    }
+
+    private func background(_ value: JSONValue) throws(InputError) -> Background {
+        switch value.kind {
+        case let .string(text):
+            guard let color = Color(hex: text) else {
+                throw fail(value.location, "background must be a colour \"#rrggbb\" or \"#rrggbbaa\", or { \"image\": \"file.png\" }; found \"\(text)\"")
+            }
+            return .color(color)
+        case let .object(members):
+            try checkKeys(members, allowed: ScriptDecoder.backgroundImageKeys, in: "background")
+            let image = try required("image", in: members, of: value, context: "background")
+            return .image(path: try existingFile(image.value, for: "background image"), location: image.value.location)
+        default:
+            throw fail(value.location, "expected a colour string or { \"image\": \"file.png\" } for background, found \(value.kindDescription)")
+        }
+    }
+
+    // MARK: Brushes
+
+    private func brushes(_ value: JSONValue) throws(InputError) -> ([String: BrushSpec], [String]) {
+        let members = try object(value, for: "brushes")
+        var specs: [String: BrushSpec] = [:]
+        var order: [String] = []
+        for m in members {
+            guard !m.key.isEmpty else { throw fail(m.keyLocation, "a brush name must not be empty") }
+            specs[m.key] = try brush(m.value, name: m.key)
+            order.append(m.key)
+        }
+        return (specs, order)
+    }
+
+    private func brush(_ value: JSONValue, name: String) throws(InputError) -> BrushSpec {
+        let what = "brush \"\(name)\""
+        switch value.kind {
+        case .string:
+            return .file(path: try existingFile(value, for: "\(what): file"), location: value.location)
+        case let .object(members):
+            try checkKeys(members, allowed: ScriptDecoder.builtinBrushKeys, in: what)
+            let builtin = try required("builtin", in: members, of: value, context: what)
+            let kindName = try string(builtin.value, for: "builtin in \(what)")
+            guard let kind = Brush.Builtin(rawValue: kindName) else {
+                let known = Brush.Builtin.allCases.map(\.rawValue).joined(separator: ", ")
+                throw fail(builtin.value.location, "unknown built-in brush \"\(kindName)\"; expected one of: \(known)")
+            }
+            var size = Brush.defaultBuiltinSize
+            if let m = member("size", in: members) {
+                size = try wholeNumber(m.value, for: "brush size", in: 1...BrushSpec.maxBuiltinSize)
+            }
+            return .builtin(kind, size: size, location: value.location)
+        default:
+            throw fail(value.location, "expected a file path or { \"builtin\": \"hard-round\" } for \(what), found \(value.kindDescription)")
+        }
+    }
+
+    // MARK: Draw entries
+
+    /// The kinds of draw entry; each has its own keys. A new kind (strokes from touch
+    /// samples) is a new case here and a decoder of its own.
+    private enum EntryKind {
+        case stamps(Member)
+        case points(Member)
+    }
+
+    private func drawEntry(_ value: JSONValue, number: Int, script: Script) throws(InputError) -> DrawEntry {
+        let what = "draw entry \(number)"
+        let members = try object(value, for: what)
+        let kind: EntryKind
+        switch (member("stamps", in: members), member("points", in: members)) {
+        case let (stamps?, nil): kind = .stamps(stamps)
+        case let (nil, points?): kind = .points(points)
+        case let (stamps?, points?):
+            let later = stamps.keyLocation.isBefore(points.keyLocation) ? points : stamps
+            throw fail(later.keyLocation, "\(what) has both \"stamps\" and \"points\"; expected exactly one of them")
+        case (nil, nil):
+            throw fail(value.location, "\(what) needs \"stamps\" or \"points\"")
+        }
+        switch kind {
+        case let .stamps(stamps):
+            try checkKeys(members, allowed: ScriptDecoder.stampsEntryKeys, in: what)
+            let brush = try brushName(in: members, of: value, context: what, script: script)
+            let (points, source) = try stampList(stamps.value, context: what)
+            return DrawEntry(brush: brush, stamps: points, location: value.location, source: source)
+        case let .points(points):
+            throw fail(points.keyLocation, "\"points\" entries (strokes from touch samples) are not supported yet; use \"stamps\"")
+        }
+    }
+
+    /// The entry's `brush`, which must name a brush the script defines.
+    private func brushName(in members: [Member], of value: JSONValue, context: String,
+                           script: Script) throws(InputError) -> String {
+        let m = try required("brush", in: members, of: value, context: context)
+        let name = try string(m.value, for: "the brush of \(context)")
+        guard script.brushes[name] != nil else {
+            let defined = script.brushOrder.isEmpty
+                ? "no brushes are defined"
+                : "defined: " + script.brushOrder.joined(separator: ", ")
+            throw fail(m.value.location, "unknown brush \"\(name)\"; \(defined)")
+        }
+        return name
+    }
+
+    /// `stamps`: inline 9-number arrays, or the path of a `.sketchpoints` file.
+    private func stampList(_ value: JSONValue, context: String) throws(InputError) -> ([SketchPoint], String?) {
+        switch value.kind {
+        case .string:
+            let file = try existingFile(value, for: "stamps file")
+            return (try SketchPointsFile.read(path: file), file)
+        case let .array(items):
+            var points: [SketchPoint] = []
+            points.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                points.append(try stamp(item, number: i + 1))
+            }
+            return (points, nil)
+        default:
+            throw fail(value.location, "expected an array of stamps or the path of a .sketchpoints file for stamps in \(context), found \(value.kindDescription)")
+        }
+    }
+
+    /// One inline stamp: `[x, y, radius, age, dissolveAngle, red, green, blue, alpha]`.
+    private func stamp(_ value: JSONValue, number: Int) throws(InputError) -> SketchPoint {
+        let names = StampCheck.fieldNames
+        guard case let .array(items) = value.kind else {
+            throw fail(value.location, "expected an array of 9 numbers for stamp \(number), found \(value.kindDescription)")
+        }
+        guard items.count == names.count else {
+            throw fail(value.location, "stamp \(number) has \(items.count) numbers; expected 9: \(names.joined(separator: ", "))")
+        }
+        var fields = [Float](repeating: 0, count: names.count)
+        for (i, item) in items.enumerated() {
+            guard case let .number(v, literal) = item.kind else {
+                throw fail(item.location, "expected a number for \(names[i]) in stamp \(number), found \(item.kindDescription)")
+            }
+            let f = Float(v)
+            guard f.isFinite else {
+                throw fail(item.location, "\(names[i]) \(literal) in stamp \(number) is out of range for a 32-bit float")
+            }
+            fields[i] = f
+        }
+        let point = SketchPoint(fields: fields)
+        if let (field, message) = StampCheck.problem(with: point, stamp: number) {
+            throw fail(items[field].location, message)
+        }
+        return point
+    }
+
+    // MARK: Typed values
+
+    private func fail(_ location: InputLocation, _ message: String) -> InputError {
+        InputError(file: path, location: location, message)
+    }
+
+    private func object(_ value: JSONValue, for what: String) throws(InputError) -> [Member] {
+        guard case let .object(members) = value.kind else {
+            throw fail(value.location, "expected an object for \(what), found \(value.kindDescription)")
+        }
+        return members
+    }
+
+    private func array(_ value: JSONValue, for what: String) throws(InputError) -> [JSONValue] {
+        guard case let .array(items) = value.kind else {
+            throw fail(value.location, "expected an array for \(what), found \(value.kindDescription)")
+        }
+        return items
+    }
+
+    private func string(_ value: JSONValue, for what: String) throws(InputError) -> String {
+        guard case let .string(text) = value.kind else {
+            throw fail(value.location, "expected a string for \(what), found \(value.kindDescription)")
+        }
+        return text
+    }
+
+    private func number(_ value: JSONValue, for what: String) throws(InputError) -> (Double, literal: String) {
+        guard case let .number(v, literal) = value.kind else {
+            throw fail(value.location, "expected a number for \(what), found \(value.kindDescription)")
+        }
+        return (v, literal)
+    }
+
+    /// A number that must also fit a 32-bit float (it goes to the GPU as one).
+    private func float(_ value: JSONValue, for what: String) throws(InputError) -> Float {
+        let (v, literal) = try number(value, for: what)
+        let f = Float(v)
+        guard f.isFinite else { throw fail(value.location, "\(what) \(literal) is out of range for a 32-bit float") }
+        return f
+    }
+
+    /// A whole number in `range`. `1.0` and `1e3` are whole; plain integer literals are
+    /// checked exactly, so a value beyond a Double's 53 bits cannot round into range.
+    private func wholeNumber(_ value: JSONValue, for what: String, in range: ClosedRange<Int>) throws(InputError) -> Int {
+        let (v, literal) = try number(value, for: what)
+        let outOfRange = fail(value.location, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(literal)")
+        if literal.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }) {
+            guard let n = Int(literal), range.contains(n) else { throw outOfRange }
+            return n
+        }
+        guard v == v.rounded(), v >= Double(range.lowerBound), v <= Double(range.upperBound) else { throw outOfRange }
+        return Int(v)
+    }
+
+    /// A path string, resolved against the script's folder, naming an existing file.
+    private func existingFile(_ value: JSONValue, for what: String) throws(InputError) -> String {
+        let text = try string(value, for: what)
+        guard !text.isEmpty else { throw fail(value.location, "expected a file path for \(what), found an empty string") }
+        let resolved = FileSystem.resolve(text, against: directory)
+        switch FileSystem.entry(at: resolved) {
+        case .file: return resolved
+        case .folder: throw fail(value.location, "\(what) \(resolved) is a folder, not a file")
+        case .missing: throw fail(value.location, "\(what) not found: \(resolved)")
+        }
+    }
+
+    // MARK: Members
+
+    private func member(_ key: String, in members: [Member]) -> Member? {
+        members.first { $0.key == key }
+    }
+
+    private func required(_ key: String, in members: [Member], of value: JSONValue,
+                          context: String) throws(InputError) -> Member {
+        guard let m = member(key, in: members) else {
+            throw fail(value.location, "missing key \"\(key)\" in \(context)")
+        }
+        return m
+    }
+
+    private func checkKeys(_ members: [Member], allowed: [String], in context: String) throws(InputError) {
+        for m in members where !allowed.contains(m.key) {
+            throw fail(m.keyLocation, "unknown key \"\(m.key)\" in \(context); expected one of: \(allowed.joined(separator: ", "))")
+        }
+    }
+
+    private func literalText(_ value: JSONValue) -> String {
+        if case let .number(_, literal) = value.kind { return literal }
+        return value.kindDescription
+    }
+}
+
+private extension InputLocation {
+    /// Text order, for choosing the later of two keys.
+    func isBefore(_ other: InputLocation) -> Bool {
+        guard case let .text(l1, c1) = self, case let .text(l2, c2) = other else { return false }
+        return (l1, c1) < (l2, c2)
+    }
+}
