@@ -9,6 +9,7 @@ precision mediump float;
 
 uniform sampler2D uBrush;        // coverage in the alpha channel, bilinear, clamped
 varying vec4 vColor;             // straight colour after age effects
+varying vec2 vRotation;          // (cos, sin) of the brush's turn, clockwise on the canvas
 #ifdef STIPPLE_QUADS
 varying vec2 vBrushCoord;
 #endif
@@ -19,6 +20,19 @@ void main() {
 #else
     vec2 brushCoord = gl_PointCoord;  // origin at the top of the point: the brush is upright
 #endif
-    float a = vColor.a * texture2D(uBrush, brushCoord).a;
+    float coverage;
+    // A varying constant over a triangle can come back a few ulps off: compare loosely.
+    if (abs(vRotation.y) < 1e-6 && vRotation.x > 0.0) {
+        coverage = texture2D(uBrush, brushCoord).a;
+    } else {
+        // Turn the brush about the stamp's centre: sample it at the inverse rotation. The
+        // footprint stays the stamp's square; brush texels turned outside it are cut off,
+        // and outside the brush there is no coverage.
+        vec2 d = brushCoord - 0.5;
+        vec2 turned = vec2(vRotation.x * d.x + vRotation.y * d.y, -vRotation.y * d.x + vRotation.x * d.y) + 0.5;
+        bool inside = all(greaterThanEqual(turned, vec2(0.0))) && all(lessThanEqual(turned, vec2(1.0)));
+        coverage = inside ? texture2D(uBrush, turned).a : 0.0;
+    }
+    float a = vColor.a * coverage;
     gl_FragColor = vec4(vColor.rgb * a, a);
 }

@@ -9,6 +9,7 @@ attribute float aRadius;         // half the stamp's side before age effects
 attribute float aAge;            // frames since birth, as stored in the buffer
 attribute float aDissolveAngle;  // radians
 attribute vec4 aColor;           // straight colour
+attribute float aRotation;       // radians the brush turns, clockwise on the canvas (0 = upright)
 #ifdef STIPPLE_QUADS
 attribute vec2 aCorner;          // (-1|+1, -1|+1): which corner of the stamp's square
 varying vec2 vBrushCoord;        // (0,0) top-left ... (1,1) bottom-right
@@ -21,6 +22,7 @@ uniform float uPointScale;       // s
 uniform float uAgeOffset;        // frames added to every stored age (0 when ages are current)
 
 varying vec4 vColor;             // straight colour after age effects
+varying vec2 vRotation;          // (cos, sin) of the brush's turn
 
 void main() {
     float age = aAge + uAgeOffset;
@@ -29,6 +31,7 @@ void main() {
         gl_Position = vec4(4.0, 4.0, 4.0, 1.0);
         gl_PointSize = 1.0;
         vColor = vec4(0.0);
+        vRotation = vec2(1.0, 0.0);
 #ifdef STIPPLE_QUADS
         vBrushCoord = vec2(0.0);
 #endif
@@ -53,6 +56,7 @@ void main() {
     vec3 rgb = mix(aColor.rgb, vec3(1.0), 0.6 * intro);
     rgb = mix(rgb, vec3(1.0), 0.6 * flare);
     vColor = vec4(rgb, aColor.a);
+    vRotation = aRotation == 0.0 ? vec2(1.0, 0.0) : vec2(cos(aRotation), sin(aRotation));
 
 #ifdef STIPPLE_QUADS
     vec2 pixel = centre + aCorner * (0.5 * diameter);

@@ -77,14 +77,15 @@ final class RendererTests: XCTestCase {
                       SketchPoint(x: 51, y: 50, radius: 4),     // points again
                       SketchPoint(x: -5, y: 50, radius: 10),    // centre off the canvas: quads
                       SketchPoint(x: 50, y: 50, radius: 4, age: -1)]  // not born: left out
-        var points: [SketchPoint] = [], quads: [stp_quad_vertex] = [], runs: [DrawRun] = []
-        planner.plan([StampBatch(brushKey: "b", brush: .builtin(.hardRound, size: 4), stamps: stamps)],
-                     points: &points, quads: &quads, runs: &runs)
-        XCTAssertEqual(runs, [DrawRun(primitive: .points, batch: 0, first: 0, count: 1),
-                              DrawRun(primitive: .quads, batch: 0, first: 0, count: 1),
-                              DrawRun(primitive: .points, batch: 0, first: 1, count: 1),
-                              DrawRun(primitive: .quads, batch: 0, first: 1, count: 1)])
-        XCTAssertEqual(points.count, 2)
+        var quads: [stp_quad_vertex] = [], runs: [DrawRun] = []
+        stamps.withUnsafeBufferPointer { all in
+            planner.plan(batch: 0, source: 0, stamps: all, rotations: nil, bufferBase: 0, keepCulledInRuns: false,
+                         quads: &quads, runs: &runs)
+        }
+        XCTAssertEqual(runs, [DrawRun(primitive: .points, batch: 0, source: 0, first: 0, count: 1),
+                              DrawRun(primitive: .quads, batch: 0, source: 0, first: 0, count: 1),
+                              DrawRun(primitive: .points, batch: 0, source: 0, first: 2, count: 1),
+                              DrawRun(primitive: .quads, batch: 0, source: 0, first: 1, count: 1)])
         XCTAssertEqual(quads.count, 12)
     }
 

@@ -15,6 +15,6 @@ final class SketchPointLayoutTests: XCTestCase {
             XCTAssertEqual(MemoryLayout<SketchPoint>.offset(of: path), offset)
         }
         XCTAssertEqual(MemoryLayout<stp_sketch_point>.size, MemoryLayout<SketchPoint>.size)
-        XCTAssertEqual(MemoryLayout<stp_quad_vertex>.stride, 44)
+        XCTAssertEqual(MemoryLayout<stp_quad_vertex>.stride, 48)
     }
 }

@@ -21,12 +21,16 @@ _Static_assert(offsetof(stp_sketch_point, dissolve_angle) == 16, "dissolveAngle 
 _Static_assert(offsetof(stp_sketch_point, red) == 20, "red at 20");
 _Static_assert(offsetof(stp_sketch_point, alpha) == 32, "alpha at 32");
 
-// One vertex of the quad path: the stamp and the corner this vertex stands for.
+// One vertex of the quad path: the stamp, the corner this vertex stands for, and the
+// brush's rotation (radians, clockwise on the canvas).
 typedef struct stp_quad_vertex {
     stp_sketch_point point;
     float corner_x, corner_y;
+    float rotation;
 } stp_quad_vertex;
 
-_Static_assert(sizeof(stp_quad_vertex) == 44, "quad vertex is 44 bytes");
+_Static_assert(sizeof(stp_quad_vertex) == 48, "quad vertex is 48 bytes");
+_Static_assert(offsetof(stp_quad_vertex, corner_x) == 36, "corner at 36");
+_Static_assert(offsetof(stp_quad_vertex, rotation) == 44, "rotation at 44");
 
 #endif

@@ -242,6 +242,11 @@ final class GL {
     func enableAttribute(_ index: GLuint) { if enter("glEnableVertexAttribArray") { glEnableVertexAttribArray(index) } }
     func disableAttribute(_ index: GLuint) { if enter("glDisableVertexAttribArray") { glDisableVertexAttribArray(index) } }
 
+    /// The value a disabled attribute array reads as.
+    func constantAttribute(_ index: GLuint, _ value: Float) {
+        if enter("glVertexAttrib1f") { glVertexAttrib1f(index, value) }
+    }
+
     /// Points attribute `index` at `size` floats, `offset` bytes into each `stride`-byte vertex of the bound buffer.
     func attributePointer(_ index: GLuint, size: Int, stride: Int, offset: Int) {
         guard enter("glVertexAttribPointer") else { return }

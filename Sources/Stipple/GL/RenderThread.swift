@@ -16,6 +16,7 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
     private var blocks: [() -> Void] = []
     private var stopping = false
     private var threadID: pthread_t?
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the thread and runs `setUp` on it first (making the context current);
     /// returns once `setUp` has finished, rethrowing what it threw (the thread then ends).
@@ -33,12 +34,14 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
                 try setUp()
             } catch {
                 setUpError = error
+                self.finished.signal()
                 ready.signal()
                 return
             }
             ready.signal()
             self.runLoop()
             tearDown()
+            self.finished.signal()
         }
         thread.name = name
         thread.stackSize = 1 << 22
@@ -101,11 +104,20 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
         return try result!.get()
     }
 
-    /// Asks the thread to finish its queued work, tear down and end. Does not wait.
+    /// Asks the thread to finish its queued work, tear down and end. Waits for that, unless
+    /// called on the render thread itself (then it cannot wait for itself, and returns).
+    ///
+    /// Waiting matters: a process that exits while a render thread is still releasing its
+    /// context can crash inside the driver's exit handlers.
     public func stop() {
         condition.lock()
+        let first = !stopping
         stopping = true
         condition.signal()
         condition.unlock()
+        if first && !isCurrent {
+            finished.wait()
+            finished.signal()  // later waiters pass too
+        }
     }
 }

@@ -13,7 +13,7 @@ public enum Primitive: String, Sendable, CaseIterable {
 final class ShaderProgram {
     /// Attribute locations, bound before linking so that every program agrees.
     enum Attribute: GLuint, CaseIterable {
-        case position = 0, radius, age, dissolveAngle, color, corner
+        case position = 0, radius, age, dissolveAngle, color, corner, rotation
         var name: String {
             switch self {
             case .position: return "aPosition"
@@ -22,6 +22,7 @@ final class ShaderProgram {
             case .dissolveAngle: return "aDissolveAngle"
             case .color: return "aColor"
             case .corner: return "aCorner"
+            case .rotation: return "aRotation"
             }
         }
     }

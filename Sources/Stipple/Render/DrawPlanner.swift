@@ -3,18 +3,22 @@ import CStipple
 /// One draw call: `count` stamps from `first` of one buffer, with one batch's brush.
 struct DrawRun: Equatable {
     var primitive: Primitive
+    /// Which batch (brush) the stamps belong to.
     var batch: Int
+    /// For points, which of the frame's point buffers; unused for quads.
+    var source: Int
+    /// In stamps: for points, the index in the source buffer; for quads, in the quad buffer.
     var first: Int
     var count: Int
 }
 
-/// Turns batches of stamps into vertex data and draw runs, in buffer order.
+/// Turns stamps into draw runs, in buffer order.
 ///
-/// Live stamps go to the point buffer unless points cannot draw them right: wider than
-/// the driver's largest point (it would be clamped), or centred off the canvas (some
-/// drivers drop such a point). Those go to the quad buffer, six vertices each. Consecutive
-/// stamps of one kind and batch share a run, so the common case is one draw a batch, and
-/// the order of compositing is kept (SPEC §4).
+/// Live stamps are drawn as points unless points cannot draw them right: wider than the
+/// driver's largest point (it would be clamped), or centred off the canvas (some drivers
+/// drop such a point). Those become quads, six vertices each, in the quad buffer.
+/// Consecutive stamps of one kind share a run, so the common case is one draw a batch,
+/// and the order of compositing is kept (SPEC §4).
 struct DrawPlanner {
     var effects: AgeEffects
     var primitive: Primitive
@@ -35,40 +39,82 @@ struct DrawPlanner {
         return g.centreX < m || g.centreY < m || g.centreX > canvasWidth - m || g.centreY > canvasHeight - m
     }
 
+    /// True when no stamp within `bounds` can need a quad at any age: every centre stays
+    /// inside the canvas (after the largest drift) and every stamp stays narrower than a point.
+    func pointsSuffice(for bounds: StampBounds) -> Bool {
+        guard primitive == .points, !bounds.isEmpty else { return primitive == .points }
+        // The widest a stamp gets is twice its size (the intro), and it drifts at most D.
+        let widest = 2 * bounds.maxRadius * effects.pointScale * (effects.maxAge > 0 ? 2 : 1)
+        let drift = effects.maxAge > 0 ? abs(effects.dissolveDistance) : 0
+        let m = DrawPlanner.edgeMargin + drift + 0.01
+        return widest <= maxPointSize - DrawPlanner.pointSizeMargin - 0.01
+            && bounds.minX >= m && bounds.minY >= m
+            && bounds.maxX <= canvasWidth - m && bounds.maxY <= canvasHeight - m
+    }
+
     static let corners: [(Float, Float)] = [(-1, -1), (1, -1), (-1, 1), (-1, 1), (1, -1), (1, 1)]
 
-    func plan(_ batches: [StampBatch], points: inout [SketchPoint], quads: inout [stp_quad_vertex],
-              runs: inout [DrawRun]) {
-        points.removeAll(keepingCapacity: true)
-        quads.removeAll(keepingCapacity: true)
-        runs.removeAll(keepingCapacity: true)
-        for (index, batch) in batches.enumerated() {
-            for p in batch.stamps {
-                let age = p.age + ageOffset
-                guard effects.isLive(age: age) else { continue }
-                let kind: Primitive = needsQuad(effects.geometry(of: p, age: age)) ? .quads : .points
-                if kind == .points {
-                    extend(&runs, kind, index, at: points.count)
-                    points.append(p)
-                } else {
-                    extend(&runs, kind, index, at: quads.count / 6)
-                    let c = stp_sketch_point(x: p.x, y: p.y, radius: p.radius, age: p.age,
-                                             dissolve_angle: p.dissolveAngle, red: p.red, green: p.green,
-                                             blue: p.blue, alpha: p.alpha)
-                    for (cx, cy) in DrawPlanner.corners {
-                        quads.append(stp_quad_vertex(point: c, corner_x: cx, corner_y: cy))
-                    }
+    /// Plans `stamps`, which sit at `bufferBase + i` in point buffer `source`.
+    ///
+    /// Stamps that are not live are left out of the runs, unless `keepCulledInRuns`: then a
+    /// point run may span them and the vertex shader culls them (a buffer that holds dead
+    /// and unborn stamps is drawn with fewer calls that way).
+    func plan(batch: Int, source: Int, stamps: UnsafeBufferPointer<SketchPoint>,
+              rotations: UnsafeBufferPointer<Float>?, bufferBase: Int, keepCulledInRuns: Bool,
+              quads: inout [stp_quad_vertex], runs: inout [DrawRun]) {
+        for i in 0..<stamps.count {
+            let p = stamps[i]
+            let age = p.age + ageOffset
+            let kind: Primitive
+            if !effects.isLive(age: age) {
+                guard keepCulledInRuns else { continue }
+                kind = .points
+            } else {
+                kind = needsQuad(effects.geometry(of: p, age: age)) ? .quads : .points
+            }
+            if kind == .points {
+                extend(&runs, .points, batch, source, at: bufferBase + i)
+            } else {
+                extend(&runs, .quads, batch, source, at: quads.count / 6)
+                let c = stp_sketch_point(x: p.x, y: p.y, radius: p.radius, age: p.age,
+                                         dissolve_angle: p.dissolveAngle, red: p.red, green: p.green,
+                                         blue: p.blue, alpha: p.alpha)
+                let rotation = rotations?[i] ?? 0
+                for (cx, cy) in DrawPlanner.corners {
+                    quads.append(stp_quad_vertex(point: c, corner_x: cx, corner_y: cy, rotation: rotation))
                 }
             }
         }
     }
 
+    /// A whole range as one point run, with no look at the stamps (see `pointsSuffice`).
+    func planAllPoints(batch: Int, source: Int, first: Int, count: Int, runs: inout [DrawRun]) {
+        guard count > 0 else { return }
+        runs.append(DrawRun(primitive: .points, batch: batch, source: source, first: first, count: count))
+    }
+
     @inline(__always)
-    private func extend(_ runs: inout [DrawRun], _ kind: Primitive, _ batch: Int, at first: Int) {
-        if let last = runs.last, last.primitive == kind, last.batch == batch, last.first + last.count == first {
+    private func extend(_ runs: inout [DrawRun], _ kind: Primitive, _ batch: Int, _ source: Int, at first: Int) {
+        if let last = runs.last, last.primitive == kind, last.batch == batch,
+           kind == .quads || last.source == source, last.first + last.count == first {
             runs[runs.count - 1].count += 1
         } else {
-            runs.append(DrawRun(primitive: kind, batch: batch, first: first, count: 1))
+            runs.append(DrawRun(primitive: kind, batch: batch, source: source, first: first, count: 1))
         }
+    }
+}
+
+/// The extent of a set of stamps before age effects: centres and largest radius.
+struct StampBounds: Equatable {
+    var minX = Float.infinity, minY = Float.infinity
+    var maxX = -Float.infinity, maxY = -Float.infinity
+    var maxRadius: Float = 0
+
+    var isEmpty: Bool { minX > maxX }
+
+    mutating func add(_ p: SketchPoint) {
+        minX = min(minX, p.x); maxX = max(maxX, p.x)
+        minY = min(minY, p.y); maxY = max(maxY, p.y)
+        maxRadius = max(maxRadius, p.radius)
     }
 }

@@ -21,9 +21,12 @@ public struct StampBatch: Sendable, Equatable {
     public var brushKey: String
     public var brush: Brush
     public var stamps: [SketchPoint]
+    /// The brush's turn for each stamp (radians, clockwise on the canvas), or nil for upright.
+    public var rotations: [Float]?
 
-    public init(brushKey: String, brush: Brush, stamps: [SketchPoint]) {
-        self.brushKey = brushKey; self.brush = brush; self.stamps = stamps
+    public init(brushKey: String, brush: Brush, stamps: [SketchPoint], rotations: [Float]? = nil) {
+        precondition(rotations == nil || rotations!.count == stamps.count, "one rotation a stamp")
+        self.brushKey = brushKey; self.brush = brush; self.stamps = stamps; self.rotations = rotations
     }
 }
 

@@ -6,21 +6,29 @@ import Foundation
 /// An actor whose executor is a `RenderThread`: every method runs on that one thread,
 /// which made the context current once, so no GL call can land anywhere else. Several
 /// renderers can work side by side, each with its own thread and context.
+///
+/// Two ways to draw: `render(canvas:batches:)` uploads the stamps it is given (immediate),
+/// and layers (`makeLayer`, `append`, `renderLayers`) keep stamps resident in GL with their
+/// ages at frame 0, so a frame tick uploads only what is new (see `StampLayer`).
 public actor Renderer {
-    private let thread: RenderThread
-    private let gl: GL
+    let thread: RenderThread
+    let gl: GL
     public nonisolated let info: RendererInfo
 
     private var programs: [Primitive: ShaderProgram] = [:]
     private var brushTextures: [String: BrushTexture] = [:]
     private var framebuffer: Framebuffer?
+    // The immediate path's buffers and scratch, kept from frame to frame.
     private let pointBuffer: VertexBuffer
+    private let rotationBuffer: VertexBuffer
     private let quadBuffer: VertexBuffer
-    // Scratch kept from frame to frame, so a steady frame allocates nothing new.
     private var pointVertices: [SketchPoint] = []
-    private var quadVertices: [stp_quad_vertex] = []
-    private var runs: [DrawRun] = []
+    private var pointRotations: [Float] = []
+    var quadVertices: [stp_quad_vertex] = []
+    var runs: [DrawRun] = []
     private var readback: [UInt8] = []
+    var layers: [LayerID: StampLayer] = [:]
+    var nextLayer = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
@@ -36,12 +44,13 @@ public actor Renderer {
         let gl = GL(context: context)
         self.thread = thread
         self.gl = gl
-        let made = try thread.sync { () throws -> (RendererInfo, VertexBuffer, VertexBuffer) in
-            (Renderer.queryInfo(gl), VertexBuffer(gl: gl), VertexBuffer(gl: gl))
+        let made = try thread.sync { () throws -> (RendererInfo, [VertexBuffer]) in
+            (Renderer.queryInfo(gl), [VertexBuffer(gl: gl), VertexBuffer(gl: gl), VertexBuffer(gl: gl)])
         }
         info = made.0
-        pointBuffer = made.1
-        quadBuffer = made.2
+        pointBuffer = made.1[0]
+        rotationBuffer = made.1[1]
+        quadBuffer = made.1[2]
     }
 
     deinit {
@@ -71,6 +80,11 @@ public actor Renderer {
                                 textureUploads: s.textureUploads, skippedBinds: s.skippedBinds)
     }
 
+    /// Waits until the GPU has finished everything asked of it (for honest timing).
+    public func finish() { gl.finish() }
+
+    // MARK: immediate drawing
+
     /// Draws `batches` over the canvas and returns the image (straight alpha, SPEC §1).
     /// Stamp ages are taken as they are (plus `ageOffset`): dead and unborn stamps are left out.
     public func render(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
@@ -84,16 +98,68 @@ public actor Renderer {
     public func renderPremultiplied(canvas: Canvas, batches: [StampBatch],
                                     settings: RenderSettings = RenderSettings(),
                                     ageOffset: Float = 0) throws -> [UInt8] {
-        let fb = try prepareCanvas(canvas)
-        try draw(batches: batches, settings: settings, ageOffset: ageOffset, canvas: canvas)
+        try drawImmediate(canvas: canvas, batches: batches, settings: settings, ageOffset: ageOffset)
+        return try readFrame()
+    }
+
+    /// Draws without reading back (the benchmark times drawing and reading apart).
+    public func drawImmediate(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
+                              ageOffset: Float = 0) throws {
+        try prepareCanvas(canvas)
+        let planner = planner(canvas, settings, ageOffset)
+        // Live stamps only, all batches in one buffer; rotations beside them when any batch turns.
+        pointVertices.removeAll(keepingCapacity: true)
+        pointRotations.removeAll(keepingCapacity: true)
+        let anyRotation = batches.contains { $0.rotations != nil }
+        var ranges: [(Int, Int)] = []
+        for batch in batches {
+            let start = pointVertices.count
+            for (i, p) in batch.stamps.enumerated() where settings.effects.isLive(age: p.age + ageOffset) {
+                pointVertices.append(p)
+                if anyRotation { pointRotations.append(batch.rotations?[i] ?? 0) }
+            }
+            ranges.append((start, pointVertices.count - start))
+        }
+        quadVertices.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
+        pointVertices.withUnsafeBufferPointer { all in
+            pointRotations.withUnsafeBufferPointer { rot in
+                for (index, (start, count)) in ranges.enumerated() {
+                    let slice = UnsafeBufferPointer(rebasing: all[start..<start + count])
+                    let rotations = anyRotation ? UnsafeBufferPointer(rebasing: rot[start..<start + count]) : nil
+                    planner.plan(batch: index, source: 0, stamps: slice, rotations: rotations, bufferBase: start,
+                                 keepCulledInRuns: false, quads: &quadVertices, runs: &runs)
+                }
+            }
+        }
+        guard !runs.isEmpty else { return }
+        if runs.contains(where: { $0.primitive == .points }) {
+            pointVertices.withUnsafeBufferPointer { pointBuffer.upload(gl, $0) }
+            if anyRotation { pointRotations.withUnsafeBufferPointer { rotationBuffer.upload(gl, $0) } }
+        }
+        let source = PointSource(stamps: pointBuffer, rotations: anyRotation ? rotationBuffer : nil)
+        try drawRuns(canvas: canvas, settings: settings, ageOffset: ageOffset, sources: [source],
+                     brushes: batches.map { ($0.brushKey, $0.brush) })
+    }
+
+    // MARK: frame steps shared by both paths
+
+    func planner(_ canvas: Canvas, _ settings: RenderSettings, _ ageOffset: Float) -> DrawPlanner {
+        DrawPlanner(effects: settings.effects, primitive: settings.primitive,
+                    maxPointSize: info.pointSizeRange.upperBound,
+                    canvasWidth: Float(canvas.width), canvasHeight: Float(canvas.height), ageOffset: ageOffset)
+    }
+
+    /// Reads the frame back: premultiplied RGBA, rows top to bottom.
+    func readFrame() throws -> [UInt8] {
+        guard let fb = framebuffer else { throw RenderError("no frame has been drawn") }
         fb.read(gl, into: &readback)
         try gl.checkError("reading back the frame")
         return readback
     }
 
-    // MARK: frame steps
-
-    private func prepareCanvas(_ canvas: Canvas) throws -> Framebuffer {
+    /// Binds a framebuffer of the canvas's size and fills it with the background.
+    func prepareCanvas(_ canvas: Canvas) throws {
         let limit = info.maxCanvasSide
         guard canvas.width >= 1, canvas.height >= 1, canvas.width <= limit.width, canvas.height <= limit.height else {
             throw RenderError("a \(canvas.width)×\(canvas.height) canvas is larger than the driver allows "
@@ -121,7 +187,6 @@ public actor Renderer {
             fb.upload(gl, premultipliedTopDown: image.premultiplied())
             fb.bind(gl)
         }
-        return fb
     }
 
     private func program(_ primitive: Primitive) throws -> ShaderProgram {
@@ -132,31 +197,29 @@ public actor Renderer {
         return p
     }
 
-    private func texture(for batch: StampBatch) -> BrushTexture {
-        if let t = brushTextures[batch.brushKey] { return t }
-        let t = BrushTexture(gl: gl, brush: batch.brush)
-        brushTextures[batch.brushKey] = t
+    private func texture(key: String, brush: Brush) -> BrushTexture {
+        if let t = brushTextures[key] { return t }
+        let t = BrushTexture(gl: gl, brush: brush)
+        brushTextures[key] = t
         return t
     }
 
-    private func draw(batches: [StampBatch], settings: RenderSettings, ageOffset: Float, canvas: Canvas) throws {
-        let planner = DrawPlanner(effects: settings.effects, primitive: settings.primitive,
-                                  maxPointSize: info.pointSizeRange.upperBound,
-                                  canvasWidth: Float(canvas.width), canvasHeight: Float(canvas.height),
-                                  ageOffset: ageOffset)
-        planner.plan(batches, points: &pointVertices, quads: &quadVertices, runs: &runs)
-        guard !runs.isEmpty else { return }
+    /// A buffer of stamps drawn as points, with its rotations when it has any.
+    struct PointSource {
+        var stamps: VertexBuffer
+        var rotations: VertexBuffer?
+    }
 
-        // State for the whole frame, set once.
+    /// Sets the frame's state once, uploads the quads, and issues `runs` in order.
+    func drawRuns(canvas: Canvas, settings: RenderSettings, ageOffset: Float, sources: [PointSource],
+                  brushes: [(key: String, brush: Brush)]) throws {
+        guard !runs.isEmpty else { return }
         gl.disable(GLenum(GL_DITHER))
         gl.disable(GLenum(GL_DEPTH_TEST))
         gl.disable(GLenum(GL_SCISSOR_TEST))
         gl.enable(GLenum(GL_BLEND))
         gl.blendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        gl.pixelStore(GLenum(GL_UNPACK_ALIGNMENT), 1)
-
-        pointVertices.withUnsafeBufferPointer { pointBuffer.upload(gl, $0) }
-        quadVertices.withUnsafeBufferPointer { quadBuffer.upload(gl, $0) }
+        if !quadVertices.isEmpty { quadVertices.withUnsafeBufferPointer { quadBuffer.upload(gl, $0) } }
 
         for primitive in Primitive.allCases where runs.contains(where: { $0.primitive == primitive }) {
             let p = try program(primitive)
@@ -169,13 +232,18 @@ public actor Renderer {
             gl.uniform1i(p.uniform(gl, "uBrush"), 0)
         }
 
-        var attributesFor: Primitive?
+        var bound: (Primitive, Int)?
         for run in runs {
-            gl.bindTexture(texture(for: batches[run.batch]).id)
-            if attributesFor != run.primitive {
+            let brush = brushes[run.batch]
+            gl.bindTexture(texture(key: brush.key, brush: brush.brush).id)
+            let want = (run.primitive, run.primitive == .quads ? -1 : run.source)
+            if bound == nil || bound! != want {
                 try gl.useProgram(program(run.primitive).id)
-                bindAttributes(for: run.primitive)
-                attributesFor = run.primitive
+                switch run.primitive {
+                case .points: bindAttributes(stamps: sources[run.source].stamps, rotations: sources[run.source].rotations)
+                case .quads: bindQuadAttributes()
+                }
+                bound = want
             }
             switch run.primitive {
             case .points: gl.drawArrays(GLenum(GL_POINTS), first: run.first, count: run.count)
@@ -185,26 +253,38 @@ public actor Renderer {
         try gl.checkError("drawing \(runs.count) runs of stamps")
     }
 
-    private func bindAttributes(for primitive: Primitive) {
-        typealias A = ShaderProgram.Attribute
-        let stride: Int
-        switch primitive {
-        case .points:
-            gl.bindArrayBuffer(pointBuffer.id)
-            stride = MemoryLayout<SketchPoint>.stride
-            gl.disableAttribute(A.corner.rawValue)
-        case .quads:
-            gl.bindArrayBuffer(quadBuffer.id)
-            stride = MemoryLayout<stp_quad_vertex>.stride
-            gl.enableAttribute(A.corner.rawValue)
-            gl.attributePointer(A.corner.rawValue, size: 2, stride: stride, offset: 36)
+    private typealias A = ShaderProgram.Attribute
+    private static let stampLayout: [(A, Int, Int)] = [(.position, 2, 0), (.radius, 1, 8), (.age, 1, 12),
+                                                       (.dissolveAngle, 1, 16), (.color, 4, 20)]
+
+    private func bindAttributes(stamps: VertexBuffer, rotations: VertexBuffer?) {
+        gl.bindArrayBuffer(stamps.id)
+        for (attribute, size, offset) in Renderer.stampLayout {
+            gl.enableAttribute(attribute.rawValue)
+            gl.attributePointer(attribute.rawValue, size: size, stride: SketchPoint.byteSize, offset: offset)
         }
-        let layout: [(A, Int, Int)] = [(.position, 2, 0), (.radius, 1, 8), (.age, 1, 12),
-                                       (.dissolveAngle, 1, 16), (.color, 4, 20)]
-        for (attribute, size, offset) in layout {
+        gl.disableAttribute(A.corner.rawValue)
+        if let rotations {
+            gl.bindArrayBuffer(rotations.id)
+            gl.enableAttribute(A.rotation.rawValue)
+            gl.attributePointer(A.rotation.rawValue, size: 1, stride: 4, offset: 0)
+        } else {
+            gl.disableAttribute(A.rotation.rawValue)
+            gl.constantAttribute(A.rotation.rawValue, 0)
+        }
+    }
+
+    private func bindQuadAttributes() {
+        let stride = MemoryLayout<stp_quad_vertex>.stride
+        gl.bindArrayBuffer(quadBuffer.id)
+        for (attribute, size, offset) in Renderer.stampLayout {
             gl.enableAttribute(attribute.rawValue)
             gl.attributePointer(attribute.rawValue, size: size, stride: stride, offset: offset)
         }
+        gl.enableAttribute(A.corner.rawValue)
+        gl.attributePointer(A.corner.rawValue, size: 2, stride: stride, offset: 36)
+        gl.enableAttribute(A.rotation.rawValue)
+        gl.attributePointer(A.rotation.rawValue, size: 1, stride: stride, offset: 44)
     }
 }
 
