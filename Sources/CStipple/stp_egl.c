@@ -342,7 +342,7 @@ stp_egl *stp_egl_open(stp_platform request, char *err, size_t errlen) {
             if (rc == 0) rc = create_context(egl, err, errlen);
             snprintf(egl->reason, sizeof egl->reason, "surfaceless failed (%.180s): EGL's device platform chosen",
                      second_err);
-            if (rc != 0 && err && second_err[0]) snprintf(err, errlen, "no usable EGL platform: %s", second_err);
+            if (rc != 0 && err && second_err[0]) snprintf(err, errlen, "neither the surfaceless nor the device platform works: %s", second_err);
         }
     } else {
         egl->platform = request;

@@ -28,6 +28,25 @@ static void on_png_error(png_structp png, png_const_charp message) {
 
 static void on_png_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
 
+// Reads for libpng, counting bytes, so that a short file is reported as truncated at a
+// byte offset rather than as libpng's bare "Read Error".
+typedef struct { FILE *f; size_t offset; } png_reader;
+
+static void read_counted(png_structp png, png_bytep data, png_size_t len) {
+    png_reader *r = png_get_io_ptr(png);
+    size_t n = fread(data, 1, len, r->f);
+    r->offset += n;
+    if (n != len) {
+        char message[160];
+        if (ferror(r->f)) {
+            snprintf(message, sizeof message, "read failed at byte %zu: %s", r->offset, strerror(errno));
+        } else {
+            snprintf(message, sizeof message, "the file ends early, at byte %zu: truncated?", r->offset);
+        }
+        png_error(png, message);
+    }
+}
+
 // Largest side accepted, so that a corrupt header cannot ask for gigabytes.
 #define STP_PNG_MAX_SIDE 65536
 
@@ -37,11 +56,14 @@ int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen)
     if (!f) { say(err, errlen, "cannot open: %s", strerror(errno)); return -1; }
 
     unsigned char signature[8];
-    if (fread(signature, 1, 8, f) != 8 || png_sig_cmp(signature, 0, 8) != 0) {
+    size_t got = fread(signature, 1, 8, f);
+    if (got != 8 || png_sig_cmp(signature, 0, 8) != 0) {
+        if (ferror(f)) say(err, errlen, "cannot read: %s", strerror(errno));
+        else say(err, errlen, "it does not start with the 8-byte PNG signature: is it a PNG at all?");
         fclose(f);
-        say(err, errlen, "not a PNG file (bad signature)");
         return -1;
     }
+    png_reader reader = { f, 8 };
 
     png_errbox box = { err, errlen };
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &box, on_png_error, on_png_warning);
@@ -62,7 +84,7 @@ int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen)
         fclose(f);
         return -1;  // on_png_error wrote the message
     }
-    png_init_io(png, f);
+    png_set_read_fn(png, &reader, read_counted);
     png_set_sig_bytes(png, 8);
     png_set_user_limits(png, STP_PNG_MAX_SIDE, STP_PNG_MAX_SIDE);
     png_read_info(png, info);

@@ -33,7 +33,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let diff { try checkOutput(diff, notAnyOf: [expected, actual]) }
+        if let diff { try checkOutput(diff, notAnyOf: [expected, actual], inputsAre: "an image being compared") }
         let e = try PNGFile.read(path: expected).image
         let a = try PNGFile.read(path: actual).image
         let result = ImageComparison.compare(expected: e, actual: a, maxChannelDifference: maxChannelDiff)

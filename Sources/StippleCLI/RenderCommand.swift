@@ -20,7 +20,8 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The PNG to write, or the folder for --frames.")
     var output: String
 
-    @Option(help: "The frame to render (from 0).")
+    // Unconditional, so that `--frame -1` reaches validate() instead of reading as a missing value.
+    @Option(parsing: .unconditional, help: "The frame to render (from 0).")
     var frame: Int?
 
     @Option(help: "A range of frames, A...B, rendered into the folder given by -o.")
@@ -41,6 +42,8 @@ struct RenderCommand: AsyncParsableCommand {
     func run() async throws {
         let loaded = try Script.load(path: script)
         let scene = try Scene(script: loaded)
+        // Bad output paths are refused before EGL is opened.
+        if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
         let renderer = try makeRenderer()
         try scene.checkFits(renderer.info)
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
@@ -49,7 +52,6 @@ struct RenderCommand: AsyncParsableCommand {
             try await renderFrames(scene, frames, renderer, settings)
             return
         }
-        try checkOutput(output, notAnyOf: scene.inputFiles)
         let n = frame ?? 0
         let image = try await renderer.render(canvas: scene.canvas, batches: scene.batches(atFrame: n), settings: settings)
         try PNGFile.write(image, to: output, compression: Int32(compression))
@@ -62,7 +64,13 @@ struct RenderCommand: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), !isDir.boolValue {
             throw InputError(file: output, "--frames writes a folder of PNGs, and this is a file")
         }
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+            let cause = (error as? CocoaError)?.underlying ?? error
+            let why = (cause as? POSIXError).map { String(cString: strerror($0.code.rawValue)).lowercased() } ?? "\(cause)"
+            throw InputError(file: output, "cannot make the folder for --frames: \(why)")
+        }
         let level = Int32(compression)
         let folder = output
         let inFlightLimit = max(2, ProcessInfo.processInfo.activeProcessorCount)

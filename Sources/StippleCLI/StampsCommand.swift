@@ -14,7 +14,8 @@ struct StampsCommand: AsyncParsableCommand {
     @Argument(help: "The JSON script (SPEC §9).")
     var script: String
 
-    @Option(help: "The frame (from 0).")
+    // Unconditional, so that `--frame -1` reaches validate() instead of reading as a missing value.
+    @Option(parsing: .unconditional, help: "The frame (from 0).")
     var frame: Int = 0
 
     @Option(name: .shortAndLong, help: "The .sketchpoints file to write.")

@@ -48,10 +48,22 @@ enum Main {
                 // --help, --version: ArgumentParser prints them.
                 StippleCommand.exit(withError: error)
             }
-            // A usage error: one line, and where to look.
             let message = StippleCommand.message(for: error)
-            fail("\(message) (see 'stipple --help')", status: ExitStatus.usage)
+            guard code == .validationFailure else {
+                // Not the command line's fault (a file system error, say): a failure, not a usage error.
+                fail(message)
+            }
+            // A usage error: one line, and where to look.
+            fail("\(message) (see '\(helpCommand(for: Array(CommandLine.arguments.dropFirst())))')",
+                 status: ExitStatus.usage)
         }
+    }
+
+    /// `stipple render --help` when the arguments name a command, else `stipple --help`.
+    static func helpCommand(for arguments: [String]) -> String {
+        let names = StippleCommand.configuration.subcommands.map { $0.configuration.commandName }
+        if let first = arguments.first, names.contains(first) { return "stipple \(first) --help" }
+        return "stipple --help"
     }
 }
 

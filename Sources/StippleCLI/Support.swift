@@ -9,14 +9,22 @@ func makeRenderer() throws -> Renderer {
     try Renderer(platform: EGLPlatform.fromEnvironment(ProcessInfo.processInfo.environment))
 }
 
-/// Refuses an output path that is one of the inputs: nothing a user gave is overwritten.
-func checkOutput(_ output: String, notAnyOf inputs: [String]) throws {
-    let out = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path
+/// Refuses an output path that is one of the inputs (nothing a user gave is overwritten)
+/// or whose folder does not exist, before any work is done. `inputs` names them in the message.
+func checkOutput(_ output: String, notAnyOf inputs: [String], inputsAre what: String = "an input of this script") throws {
+    let url = URL(fileURLWithPath: output).standardizedFileURL
+    let out = url.resolvingSymlinksInPath().path
     for input in inputs {
         let path = URL(fileURLWithPath: input).standardizedFileURL.resolvingSymlinksInPath().path
         if path == out {
-            throw InputError(file: output, "refusing to overwrite an input of this script; choose another output path")
+            throw InputError(file: output, "refusing to overwrite \(what); choose another output path")
         }
+    }
+    var isDir: ObjCBool = false
+    let folder = url.deletingLastPathComponent().path
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+        let given = (output as NSString).deletingLastPathComponent
+        throw InputError(file: output, "cannot write: the folder \(given.isEmpty ? folder : given) does not exist")
     }
 }
 

@@ -63,7 +63,12 @@ public struct Scene: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw InputError(file: script, location: location, "\(what): no such file \(path)")
         }
-        return try PNGFile.read(path: path)
+        do {
+            return try PNGFile.read(path: path)
+        } catch let error as InputError {
+            // Name the PNG and what is wrong with it, at the place in the script that asked for it.
+            throw InputError(file: script, location: location, "\(what): \(error)")
+        }
     }
 
     /// The live vertex buffer at frame `n` (SPEC §9): every stamp born at or before frame

@@ -276,7 +276,7 @@ public struct JSONParser {
             return .number(isNegative ? -Double(n) : Double(n), literal: literal)
         }
         guard let value = Double(literal), value.isFinite else {
-            throw fail(at: start, "number \(literal) is out of range")
+            throw fail(at: start, "number \(literal) is out of range; expected a finite number (this overflows a 64-bit float)")
         }
         return .number(value, literal: literal)
     }
@@ -300,6 +300,9 @@ public struct JSONParser {
                 hasEscapes = true
                 try checkEscape(at: pos)
                 pos += 2  // a \u escape's digits are checked while decoding
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                // A raw line break: almost always a missing closing quote, so blame the string.
+                throw fail(at: open, "unterminated string: no closing '\"' before the end of the line (a line break inside a string is written \\n)")
             case 0..<0x20:
                 let name = JSONParser.controlNames[Int(c)]
                 throw fail(at: pos, "control character U+\(hex4(UInt32(c))) in a string\(name.isEmpty ? "; write it as \\u\(hex4(UInt32(c)))" : "; write it as \(name)")")

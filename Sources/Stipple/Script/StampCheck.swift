@@ -20,7 +20,7 @@ enum StampCheck {
             return (i, "non-finite \(fieldNames[i]) \(format(v)) in stamp \(number): every field must be a finite number")
         }
         if point.radius < 0 {
-            return (2, "negative radius \(format(point.radius)) in stamp \(number)")
+            return (2, "negative radius \(format(point.radius)) in stamp \(number), expected 0 or more")
         }
         for i in 5..<9 where !(fields[i] >= 0 && fields[i] <= 1) {
             return (i, "colour out of range: \(fieldNames[i]) \(format(fields[i])) in stamp \(number), expected 0...1")
