@@ -133,8 +133,8 @@ final class JSONParserTests: XCTestCase {
         assertError("[1, Infinity]", "1:5: Infinity is not a JSON number: numbers must be finite")
         assertError("[1, -Infinity]", "1:5: -Infinity is not a JSON number: numbers must be finite")
         assertError("[inf]", "1:2: inf is not a JSON number: numbers must be finite")
-        assertError("{\"x\": 1e999}", "1:7: number 1e999 is out of range")
-        assertError("[-2.5E400]", "1:2: number -2.5E400 is out of range")
+        assertError("{\"x\": 1e999}", "1:7: number 1e999 is out of range; expected a finite number (this overflows a 64-bit float)")
+        assertError("[-2.5E400]", "1:2: number -2.5E400 is out of range; expected a finite number (this overflows a 64-bit float)")
     }
 
     func testMalformedNumbers() {
@@ -158,7 +158,7 @@ final class JSONParserTests: XCTestCase {
         assertError(#"["\uD800\u0041"]"#, #"1:3: unpaired surrogate \uD800: expected a low surrogate \uDC00...\uDFFF after it"#)
         assertError(#"["\uDC00"]"#, #"1:3: unpaired surrogate \uDC00: a low surrogate needs a high surrogate before it"#)
         assertError("[\"a\tb\"]", #"1:4: control character U+0009 in a string; write it as \t"#)
-        assertError("[\"ab\ncd\"]", #"1:5: control character U+000A in a string; write it as \n"#)
+        assertError("[\"ab\ncd\"]", #"1:2: unterminated string: no closing '"' before the end of the line (a line break inside a string is written \n)"#)
         assertError("[\"a\u{01}\"]", #"1:4: control character U+0001 in a string; write it as \u0001"#)
     }
 

@@ -247,7 +247,7 @@ final class ScriptDecoderTests: XCTestCase {
         fx.assertError(head + "[\(ok), [1, 2, 3, 0, 0, 1, 1, 1, \"1\"]] }] }", at: "\"1\"",
                        "expected a number for alpha in stamp 2, found a string")
         fx.assertError(head + "[\(ok), \(ok), [1, 2, -2, 0, 0, 1, 1, 1, 1]] }] }", at: "-2",
-                       "negative radius -2 in stamp 3")
+                       "negative radius -2 in stamp 3, expected 0 or more")
         fx.assertError(head + "[\(ok), \(ok), [1, 2, 3, 0, 0, 1, 1.5, 1, 1]] }] }", at: "1.5",
                        "colour out of range: green 1.5 in stamp 3, expected 0...1")
         fx.assertError(head + "[[1, 2, 3, 0, 0, 1, 1, -0.5, 1]] }] }", at: "-0.5",

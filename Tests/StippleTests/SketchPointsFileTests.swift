@@ -88,7 +88,7 @@ final class SketchPointsFileTests: XCTestCase {
         var fields = points[2].fields
         fields[2] = -2
         assertError(record(points[0].fields) + record(points[1].fields) + record(fields), InputError(
-            file: "p.sketchpoints", location: .byte(72 + 8), "negative radius -2 in stamp 3"))
+            file: "p.sketchpoints", location: .byte(72 + 8), "negative radius -2 in stamp 3, expected 0 or more"))
     }
 
     func testColourOutOfRange() {
