@@ -15,7 +15,7 @@ final class GLGuardTests: XCTestCase {
     func testCallFromWrongThreadIsCaughtAndNotMade() throws {
         let context = try GLContext(platform: .automatic)
         let thread = try RenderThread(name: "guard-test", setUp: { try context.makeCurrent() },
-                                      tearDown: { context.release() })
+                                      tearDown: { context.close() })
         defer { thread.stop() }
         let gl = GL(context: context)
         let recorder = Recorder()
@@ -40,7 +40,7 @@ final class GLGuardTests: XCTestCase {
     func testRenderThreadIsTheOnlyIsolatedThread() throws {
         let context = try GLContext(platform: .automatic)
         let thread = try RenderThread(name: "iso-test", setUp: { try context.makeCurrent() },
-                                      tearDown: { context.release() })
+                                      tearDown: { context.close() })
         defer { thread.stop() }
         XCTAssertFalse(thread.isCurrent)
         XCTAssertTrue(try thread.sync { thread.isCurrent })
@@ -54,7 +54,7 @@ final class GLGuardTests: XCTestCase {
         if ProcessInfo.processInfo.environment["STIPPLE_GUARD_CHILD"] == "1" {
             let context = try GLContext(platform: .automatic)
             let thread = try RenderThread(name: "child", setUp: { try context.makeCurrent() },
-                                          tearDown: { context.release() })
+                                          tearDown: { context.close() })
             _ = thread
             GL(context: context).drawArrays(0, first: 0, count: 1)
             XCTFail("the guard let a wrong-thread call through")

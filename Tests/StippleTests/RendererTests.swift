@@ -7,7 +7,7 @@ final class RendererTests: XCTestCase {
     private func withGL<T>(_ body: @escaping (GL) throws -> T) throws -> T {
         let context = try GLContext(platform: .automatic)
         let thread = try RenderThread(name: "renderer-tests", setUp: { try context.makeCurrent() },
-                                      tearDown: { context.release() })
+                                      tearDown: { context.close() })
         defer { thread.stop() }
         let gl = GL(context: context)
         return try thread.sync { try body(gl) }

@@ -40,12 +40,20 @@ final class GLContext: @unchecked Sendable {
         owner = pthread_self()
     }
 
-    /// Releases the context; called by the render thread as it ends.
-    func release() {
+    private var closed = false
+
+    /// Releases the context and destroys it (and the display, when no other context uses
+    /// it). The render thread calls it as it ends, so that everything EGL and the driver
+    /// hold is gone before the thread is: a process that exits while a driver is still
+    /// tearing down on another thread can crash in its exit handlers.
+    func close() {
+        guard !closed else { return }
+        closed = true
         stp_egl_release_current(egl)
+        stp_egl_close(egl)
     }
 
-    deinit { stp_egl_close(egl) }
+    deinit { if !closed { stp_egl_close(egl) } }
 
     /// True when the caller is the owner thread and the context is current there.
     /// Cheap: a thread identity and `eglGetCurrentContext()` compare.

@@ -40,7 +40,7 @@ public actor Renderer {
         let thread = try RenderThread(
             name: "stipple.render.\(Renderer.counter.next())",
             setUp: { try context.makeCurrent() },
-            tearDown: { context.release() })
+            tearDown: { context.close() })
         let gl = GL(context: context)
         self.thread = thread
         self.gl = gl
