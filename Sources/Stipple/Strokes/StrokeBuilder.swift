@@ -1,0 +1,95 @@
+/// Turns one stroke's touch samples into stamps, live: each `add` returns the stamps that
+/// sample makes new, and those already cover the sample (SPEC §6).
+///
+/// Nothing emitted is ever taken back (see `CurveSmoother` for how the curve stays smooth
+/// without re-shaping), so the stamps of `add`×n followed by `end()` are exactly the stamps of
+/// `StrokeBuilder.stamps(for:…)`, bit for bit, and so are two builders fed the same samples.
+///
+/// Caller's contract (the script layer checks these and reports them as input errors first):
+/// coordinates, times and pressures are finite, and times never go backwards; a breach is a
+/// precondition failure here. Pressure outside 0…1 is clamped. A sample at the previous
+/// sample's place (a resting finger) adds no stamps, but its time, pressure and speed become
+/// the start of the next segment.
+public struct StrokeBuilder: Sendable {
+    public let style: StrokeStyle
+    public let fps: Double
+    public private(set) var stamps: [Stamp] = []
+    public private(set) var isEnded = false
+
+    private var smoother: CurveSmoother
+    private var stamper: StrokeStamper
+    private var lastKnot: StrokeKnot?
+    /// px/s at the last sample, for the speed mapping.
+    private var lastSpeed: Double = 0
+
+    /// `seed` is the script's seed and `strokeIndex` the stroke's place among the script's
+    /// strokes: together they seed the stroke's dissolve angles.
+    public init(style: StrokeStyle, fps: Double, seed: UInt64, strokeIndex: Int) {
+        self.style = style
+        self.fps = fps
+        smoother = CurveSmoother(smoothing: style.smoothing)
+        stamper = StrokeStamper(style: style, fps: fps,
+                                random: SplitMix64(seed: seed, strokeIndex: strokeIndex))
+    }
+
+    /// Adds a sample; returns the stamps it makes new (empty for a resting sample).
+    @discardableResult
+    public mutating func add(_ sample: TouchSample) -> [Stamp] {
+        precondition(!isEnded, "StrokeBuilder.add after end()")
+        precondition(sample.x.isFinite && sample.y.isFinite && sample.t.isFinite
+                     && (sample.pressure?.isFinite ?? true), "touch sample must be finite")
+        let position = SIMD2(Double(sample.x), Double(sample.y))
+        var speed = 0.0
+        if let last = lastKnot {
+            precondition(sample.t >= last.time,
+                         "touch sample time \(sample.t) s is before the previous one, \(last.time) s")
+            let dt = sample.t - last.time
+            let delta = position - last.position
+            // Same time, different place: no finite speed, keep the last one.
+            speed = dt > 0 ? (delta * delta).sum().squareRoot() / dt : lastSpeed
+        }
+        var knot = knot(for: sample, at: position, speed: speed)
+
+        var new: [Stamp] = []
+        if let last = lastKnot {
+            if let curve = smoother.add(position) {
+                new = stamper.stamps(along: curve, from: last, to: knot)
+            } else {
+                knot.position = last.position // resting: the curve stays where it is
+            }
+        } else {
+            _ = smoother.add(position)
+            new = [stamper.firstStamp(at: knot)]
+        }
+        lastKnot = knot
+        lastSpeed = speed
+        stamps.append(contentsOf: new)
+        return new
+    }
+
+    /// Ends the stroke. Every sample's stamps were emitted when it was added, so nothing is
+    /// pending and this returns an empty array; it exists so callers need not know that, and
+    /// so a later design (an end cap, a taper) has a place to put its stamps.
+    @discardableResult
+    public mutating func end() -> [Stamp] {
+        isEnded = true
+        return []
+    }
+
+    /// A whole stroke at once; the same stamps as adding the samples one by one, then `end()`.
+    public static func stamps(for samples: [TouchSample], style: StrokeStyle, fps: Double,
+                              seed: UInt64, strokeIndex: Int) -> [Stamp] {
+        var builder = StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeIndex)
+        for sample in samples { builder.add(sample) }
+        builder.end()
+        return builder.stamps
+    }
+
+    private func knot(for sample: TouchSample, at position: SIMD2<Double>, speed: Double) -> StrokeKnot {
+        let factors = style.pressure.factors(pressure: sample.pressure)
+        let speedFactor = style.speed?.radiusFactor(speed: speed) ?? 1
+        let radius = Double(style.radius) * Double(factors.radius) * Double(speedFactor)
+        return StrokeKnot(position: position, time: sample.t, radius: max(radius, 0),
+                          opacity: Double(style.opacity) * Double(factors.opacity))
+    }
+}

@@ -1,0 +1,33 @@
+/// Everything about a stroke except its touch samples. Every field has a default except the
+/// colour and base radius; the script layer validates ranges before building one.
+public struct StrokeStyle: Equatable, Sendable {
+    /// Straight RGBA; its alpha is multiplied by `opacity` and the pressure's opacity factor.
+    public var color: Color
+    /// Radius in px at full pressure and low speed (both factors 1). Must be ≥ 0.
+    public var radius: Float
+    /// Distance between stamps as a fraction of the stamp's diameter. Default 0.15. Must be > 0.
+    /// Below 0.5 each stamp overlaps the next by more than half, so the stroke reads as a
+    /// line and the newest sample is always under a stamp; above it, the stroke is dotted.
+    public var spacing: Float
+    /// 0 gives straight segments between samples, 1 the roundest curve. Default 0.5.
+    public var smoothing: Float
+    /// Multiplies the colour's alpha. Default 1.
+    public var opacity: Float
+    /// Default `PressureMapping()`: radius 0.35…1 of base, opacity unaffected, no pressure = 1.
+    public var pressure: PressureMapping
+    /// Default nil: speed has no effect.
+    public var speed: SpeedMapping?
+    /// Default `.none`.
+    public var rotation: StampRotation
+
+    public init(color: Color, radius: Float, spacing: Float = 0.15, smoothing: Float = 0.5,
+                opacity: Float = 1, pressure: PressureMapping = PressureMapping(),
+                speed: SpeedMapping? = nil, rotation: StampRotation = .none) {
+        self.color = color; self.radius = radius; self.spacing = spacing
+        self.smoothing = smoothing; self.opacity = opacity; self.pressure = pressure
+        self.speed = speed; self.rotation = rotation
+    }
+
+    public static let defaultSpacing: Float = 0.15
+    public static let defaultSmoothing: Float = 0.5
+}
