@@ -30,6 +30,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "Draw stamps as point sprites (default) or quads (placement exact on every driver).")
     var primitive: Primitive = .points
 
+    @Option(help: ArgumentHelp("How stamps reach GL across frames: resident (ages computed in the shader, only new stamps uploaded) or reupload (every live stamp each frame, for comparison).", visibility: .hidden))
+    var upload: UploadStrategy = .resident
+
     @Option(help: "PNG compression level, 0 (fastest) to 9 (smallest).")
     var compression: Int = Int(PNGFile.defaultCompression)
 
@@ -75,13 +78,15 @@ struct RenderCommand: AsyncParsableCommand {
         let folder = output
         let inFlightLimit = max(2, ProcessInfo.processInfo.activeProcessorCount)
         var progress = Progress(total: range.count)
+        // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
+        let layers = try await scene.makeLayers(on: renderer)
         try await withThrowingTaskGroup(of: Void.self) { group in
             var inFlight = 0, done = 0
             for n in range.lower...range.upper {
                 let path = (folder as NSString).appendingPathComponent(String(format: "frame-%04d.png", n))
                 try checkOutput(path, notAnyOf: scene.inputFiles)
-                let image = try await renderer.render(canvas: scene.canvas, batches: scene.batches(atFrame: n),
-                                                      settings: settings)
+                let image = try await renderer.renderLayers(layers, canvas: scene.canvas, frame: n,
+                                                            settings: settings, upload: upload)
                 group.addTask { try PNGFile.write(image, to: path, compression: level) }
                 inFlight += 1
                 if inFlight >= inFlightLimit {

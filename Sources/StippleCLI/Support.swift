@@ -3,6 +3,7 @@ import Foundation
 import Stipple
 
 extension Primitive: ExpressibleByArgument {}
+extension UploadStrategy: ExpressibleByArgument {}
 
 /// Opens a renderer on the platform `STIPPLE_EGL_PLATFORM` asks for.
 func makeRenderer() throws -> Renderer {

@@ -46,7 +46,15 @@ public struct Scene: Sendable {
         }
         batches = script.draw.map { entry in
             let b = brushes[entry.brush]!
-            return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps)
+            guard let stroke = entry.stroke else {
+                return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps)
+            }
+            // A stroke becomes stamps here (SPEC §6), ages as at frame 0.
+            let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.fps,
+                                              seed: script.seed, strokeIndex: stroke.index)
+            let turned = stamps.contains { $0.rotation != 0 }
+            return StampBatch(brushKey: b.key, brush: b.brush, stamps: stamps.map(\.point),
+                              rotations: turned ? stamps.map(\.rotation) : nil)
         }
         inputs += script.draw.compactMap(\.source)
         canvas = Canvas(width: script.canvas.width, height: script.canvas.height, background: background)
@@ -77,10 +85,14 @@ public struct Scene: Sendable {
         let offset = Float(n)
         return batches.map { batch in
             var b = batch
-            b.stamps = batch.stamps.compactMap { p in
+            b.stamps = []
+            b.rotations = batch.rotations == nil ? nil : []
+            for (i, p) in batch.stamps.enumerated() {
                 var q = p
                 q.age = p.age + offset
-                return effects.isLive(age: q.age) ? q : nil
+                guard effects.isLive(age: q.age) else { continue }
+                b.stamps.append(q)
+                b.rotations?.append(batch.rotations![i])
             }
             return b
         }
@@ -94,5 +106,19 @@ public struct Scene: Sendable {
                              "a \(canvas.width)×\(canvas.height) canvas is larger than this driver allows "
                              + "(\(limit.width)×\(limit.height) on \(info.glRenderer))")
         }
+    }
+}
+
+extension Scene {
+    /// Puts the scene's stamps on `renderer` as resident layers, one a draw entry, ages as
+    /// at frame 0: frames drawn from them upload nothing more.
+    public func makeLayers(on renderer: Renderer) async throws -> [LayerID] {
+        var ids: [LayerID] = []
+        for batch in batches {
+            let id = await renderer.makeLayer(brushKey: batch.brushKey, brush: batch.brush)
+            try await renderer.append(batch.stamps, rotations: batch.rotations, to: id)
+            ids.append(id)
+        }
+        return ids
     }
 }

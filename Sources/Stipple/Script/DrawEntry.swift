@@ -1,15 +1,20 @@
-/// One entry of a script's `draw` list: stamps drawn with one brush (SPEC §9).
+/// One entry of a script's `draw` list: stamps, or one stroke of touch samples, drawn
+/// with one brush (SPEC §9).
 public struct DrawEntry: Sendable {
     /// A name in `Script.brushes`.
     public var brush: String
-    /// SketchPoints with their age at frame 0, validated (SPEC §2).
+    /// SketchPoints with their age at frame 0, validated (SPEC §2); empty for a stroke.
     public var stamps: [SketchPoint]
+    /// The stroke, for a `points` entry: it becomes stamps in the stroke layer (SPEC §6).
+    public var stroke: StrokeSpec?
     /// Where the entry starts in the script.
     public var location: InputLocation
     /// The `.sketchpoints` file the stamps came from (resolved), if they came from one.
     public var source: String?
 
-    public init(brush: String, stamps: [SketchPoint], location: InputLocation = .file, source: String? = nil) {
+    public init(brush: String, stamps: [SketchPoint], location: InputLocation = .file, source: String? = nil,
+                stroke: StrokeSpec? = nil) {
         self.brush = brush; self.stamps = stamps; self.location = location; self.source = source
+        self.stroke = stroke
     }
 }

@@ -49,6 +49,7 @@ public struct Script: Sendable {
     /// in it resolve against `directory`, which must exist for the checks that files do.
     public static func parse(bytes: [UInt8], path: String, directory: String) throws(InputError) -> Script {
         let root = try JSONParser.parse(bytes, file: path)
-        return try ScriptDecoder(path: path, directory: directory).decode(root)
+        var decoder = ScriptDecoder(path: path, directory: directory)
+        return try decoder.decode(root)
     }
 }

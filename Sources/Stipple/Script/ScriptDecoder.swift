@@ -13,7 +13,15 @@ struct ScriptDecoder {
     static let builtinBrushKeys = ["builtin", "size"]
     static let stampsEntryKeys = ["brush", "stamps"]
 
-    func decode(_ root: JSONValue) throws(InputError) -> Script {
+    /// Strokes seen so far: a stroke's index seeds its random choices with the script's seed.
+    private var strokeCount = 0
+
+    init(path: String, directory: String) {
+        self.path = path
+        self.directory = directory
+    }
+
+    mutating func decode(_ root: JSONValue) throws(InputError) -> Script {
         let members = try object(root, for: "the top of the script")
         try checkKeys(members, allowed: ScriptDecoder.scriptKeys, in: "the script")
         guard let canvasMember = member("canvas", in: members) else {
@@ -136,7 +144,7 @@ struct ScriptDecoder {
         case points(Member)
     }
 
-    private func drawEntry(_ value: JSONValue, number: Int, script: Script) throws(InputError) -> DrawEntry {
+    private mutating func drawEntry(_ value: JSONValue, number: Int, script: Script) throws(InputError) -> DrawEntry {
         let what = "draw entry \(number)"
         let members = try object(value, for: what)
         let kind: EntryKind
@@ -156,12 +164,16 @@ struct ScriptDecoder {
             let (points, source) = try stampList(stamps.value, context: what)
             return DrawEntry(brush: brush, stamps: points, location: value.location, source: source)
         case let .points(points):
-            throw fail(points.keyLocation, "\"points\" entries (strokes from touch samples) are not supported yet; use \"stamps\"")
+            try checkKeys(members, allowed: ScriptDecoder.strokeEntryKeys, in: what)
+            let brush = try brushName(in: members, of: value, context: what, script: script)
+            let stroke = try strokeSpec(members, samples: points.value, context: what, index: strokeCount)
+            strokeCount += 1
+            return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke)
         }
     }
 
     /// The entry's `brush`, which must name a brush the script defines.
-    private func brushName(in members: [Member], of value: JSONValue, context: String,
+    func brushName(in members: [Member], of value: JSONValue, context: String,
                            script: Script) throws(InputError) -> String {
         let m = try required("brush", in: members, of: value, context: context)
         let name = try string(m.value, for: "the brush of \(context)")
@@ -221,32 +233,32 @@ struct ScriptDecoder {
 
     // MARK: Typed values
 
-    private func fail(_ location: InputLocation, _ message: String) -> InputError {
+    func fail(_ location: InputLocation, _ message: String) -> InputError {
         InputError(file: path, location: location, message)
     }
 
-    private func object(_ value: JSONValue, for what: String) throws(InputError) -> [Member] {
+    func object(_ value: JSONValue, for what: String) throws(InputError) -> [Member] {
         guard case let .object(members) = value.kind else {
             throw fail(value.location, "expected an object for \(what), found \(value.kindDescription)")
         }
         return members
     }
 
-    private func array(_ value: JSONValue, for what: String) throws(InputError) -> [JSONValue] {
+    func array(_ value: JSONValue, for what: String) throws(InputError) -> [JSONValue] {
         guard case let .array(items) = value.kind else {
             throw fail(value.location, "expected an array for \(what), found \(value.kindDescription)")
         }
         return items
     }
 
-    private func string(_ value: JSONValue, for what: String) throws(InputError) -> String {
+    func string(_ value: JSONValue, for what: String) throws(InputError) -> String {
         guard case let .string(text) = value.kind else {
             throw fail(value.location, "expected a string for \(what), found \(value.kindDescription)")
         }
         return text
     }
 
-    private func number(_ value: JSONValue, for what: String) throws(InputError) -> (Double, literal: String) {
+    func number(_ value: JSONValue, for what: String) throws(InputError) -> (Double, literal: String) {
         guard case let .number(v, literal) = value.kind else {
             throw fail(value.location, "expected a number for \(what), found \(value.kindDescription)")
         }
@@ -254,7 +266,7 @@ struct ScriptDecoder {
     }
 
     /// A number that must also fit a 32-bit float (it goes to the GPU as one).
-    private func float(_ value: JSONValue, for what: String) throws(InputError) -> Float {
+    func float(_ value: JSONValue, for what: String) throws(InputError) -> Float {
         let (v, literal) = try number(value, for: what)
         let f = Float(v)
         guard f.isFinite else { throw fail(value.location, "\(what) \(literal) is out of range for a 32-bit float") }
@@ -288,11 +300,11 @@ struct ScriptDecoder {
 
     // MARK: Members
 
-    private func member(_ key: String, in members: [Member]) -> Member? {
+    func member(_ key: String, in members: [Member]) -> Member? {
         members.first { $0.key == key }
     }
 
-    private func required(_ key: String, in members: [Member], of value: JSONValue,
+    func required(_ key: String, in members: [Member], of value: JSONValue,
                           context: String) throws(InputError) -> Member {
         guard let m = member(key, in: members) else {
             throw fail(value.location, "missing key \"\(key)\" in \(context)")
@@ -300,13 +312,13 @@ struct ScriptDecoder {
         return m
     }
 
-    private func checkKeys(_ members: [Member], allowed: [String], in context: String) throws(InputError) {
+    func checkKeys(_ members: [Member], allowed: [String], in context: String) throws(InputError) {
         for m in members where !allowed.contains(m.key) {
             throw fail(m.keyLocation, "unknown key \"\(m.key)\" in \(context); expected one of: \(allowed.joined(separator: ", "))")
         }
     }
 
-    private func literalText(_ value: JSONValue) -> String {
+    func literalText(_ value: JSONValue) -> String {
         if case let .number(_, literal) = value.kind { return literal }
         return value.kindDescription
     }

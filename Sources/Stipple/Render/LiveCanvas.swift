@@ -1,0 +1,122 @@
+/// A canvas for a program that receives touches as they happen: open a stroke, add
+/// samples as they arrive, end it, tick the clock, render frames.
+///
+/// Stroke geometry is built here as samples arrive (`StrokeBuilder`: the newest sample is
+/// covered at once); the stamps go to the renderer's resident layers, one layer a stroke,
+/// so a frame uploads only the stamps that are new since the last one. Render requests
+/// that arrive while a frame is being drawn coalesce: they all receive the next frame,
+/// drawn once from the newest state (Photoshop on the iPad did the same with its
+/// high-frequency requests).
+public actor LiveCanvas {
+    public nonisolated let renderer: Renderer
+    public nonisolated let canvas: Canvas
+    public nonisolated let settings: RenderSettings
+    public nonisolated let fps: Double
+    public nonisolated let seed: UInt64
+    public let upload: UploadStrategy
+
+    public struct StrokeID: Hashable, Sendable { let index: Int }
+
+    private struct OpenStroke {
+        var builder: StrokeBuilder
+        var layer: LayerID
+    }
+    private var strokes: [StrokeID: OpenStroke] = [:]
+    private var drawOrder: [LayerID] = []
+    private var strokeCount = 0
+    /// The frame the next render shows.
+    public private(set) var frame = 0
+
+    /// Frames actually drawn, and render requests that were served by a frame drawn for
+    /// another request.
+    public private(set) var framesRendered = 0
+    public private(set) var requestsCoalesced = 0
+
+    private var inFlight: Task<Image, Error>?
+    private var queued: Task<Image, Error>?
+
+    public init(renderer: Renderer, canvas: Canvas, settings: RenderSettings = RenderSettings(),
+                fps: Double = 30, seed: UInt64 = 0, upload: UploadStrategy = .resident) {
+        self.renderer = renderer; self.canvas = canvas; self.settings = settings
+        self.fps = fps; self.seed = seed; self.upload = upload
+    }
+
+    /// Opens a stroke drawn with `brush` (cached by `brushKey`) on top of everything so far.
+    public func beginStroke(brushKey: String, brush: Brush, style: StrokeStyle) async -> StrokeID {
+        let id = StrokeID(index: strokeCount)
+        let layer = await renderer.makeLayer(brushKey: brushKey, brush: brush)
+        strokes[id] = OpenStroke(builder: StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeCount),
+                                 layer: layer)
+        strokeCount += 1
+        drawOrder.append(layer)
+        return id
+    }
+
+    /// Adds a touch sample to an open stroke; returns how many stamps it made.
+    @discardableResult
+    public func add(_ sample: TouchSample, to id: StrokeID) async throws -> Int {
+        guard var stroke = strokes[id] else { throw RenderError("stroke \(id.index) is not open") }
+        let stamps = stroke.builder.add(sample)
+        strokes[id] = stroke
+        try await send(stamps, to: stroke.layer)
+        return stamps.count
+    }
+
+    /// Ends a stroke: its last stamp lands exactly on its last sample.
+    public func endStroke(_ id: StrokeID) async throws {
+        guard var stroke = strokes.removeValue(forKey: id) else { throw RenderError("stroke \(id.index) is not open") }
+        try await send(stroke.builder.end(), to: stroke.layer)
+    }
+
+    private func send(_ stamps: [Stamp], to layer: LayerID) async throws {
+        guard !stamps.isEmpty else { return }
+        let rotations = stamps.contains { $0.rotation != 0 } ? stamps.map(\.rotation) : nil
+        try await renderer.append(stamps.map(\.point), rotations: rotations, to: layer)
+    }
+
+    /// Moves the clock forward (time never goes back on a live canvas).
+    public func tick(_ frames: Int = 1) {
+        precondition(frames >= 0, "a live canvas's clock does not go back")
+        frame += frames
+    }
+
+    /// The frame as it stands now. Requests made while a frame is being drawn share the
+    /// next frame, which is drawn once, from the newest state.
+    public func render() async throws -> Image {
+        if let queued {
+            requestsCoalesced += 1
+            return try await queued.value
+        }
+        if let running = inFlight {
+            let task = Task { () async throws -> Image in
+                _ = try? await running.value
+                return try await self.drawQueued()
+            }
+            queued = task
+            return try await task.value
+        }
+        let task = Task { () async throws -> Image in try await self.drawNow() }
+        inFlight = task
+        defer { if inFlight == task { inFlight = nil } }
+        return try await task.value
+    }
+
+    private func drawQueued() async throws -> Image {
+        inFlight = queued
+        queued = nil
+        let mine = inFlight
+        defer { if inFlight == mine { inFlight = nil } }
+        return try await drawNow()
+    }
+
+    private func drawNow() async throws -> Image {
+        framesRendered += 1
+        return try await renderer.renderLayers(drawOrder, canvas: canvas, frame: frame, settings: settings,
+                                               upload: upload)
+    }
+
+    /// The live stamps at the current frame, in draw order, ages as at this frame.
+    public func liveStamps() async -> [SketchPoint] {
+        await renderer.liveStamps(drawOrder, frame: frame, effects: settings.effects)
+    }
+}

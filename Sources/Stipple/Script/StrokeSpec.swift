@@ -1,0 +1,12 @@
+/// A `points` entry of a script: one stroke's touch samples and how to draw them (SPEC §6).
+public struct StrokeSpec: Sendable, Equatable {
+    public var samples: [TouchSample]
+    public var style: StrokeStyle
+    /// The stroke's place among the script's strokes, from 0: with the script's seed it
+    /// seeds the stroke's dissolve angles.
+    public var index: Int
+
+    public init(samples: [TouchSample], style: StrokeStyle, index: Int) {
+        self.samples = samples; self.style = style; self.index = index
+    }
+}
