@@ -74,31 +74,14 @@ struct RenderCommand: AsyncParsableCommand {
             let why = (cause as? POSIXError).map { String(cString: strerror($0.code.rawValue)).lowercased() } ?? "\(cause)"
             throw InputError(file: output, "cannot make the folder for --frames: \(why)")
         }
-        let level = Int32(compression)
-        let folder = output
-        let inFlightLimit = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        var progress = Progress(total: range.count)
         // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
         let layers = try await scene.makeLayers(on: renderer)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var inFlight = 0, done = 0
-            for n in range.lower...range.upper {
-                let path = (folder as NSString).appendingPathComponent(String(format: "frame-%04d.png", n))
-                try checkOutput(path, notAnyOf: scene.inputFiles)
-                let image = try await renderer.renderLayers(layers, canvas: scene.canvas, frame: n,
-                                                            settings: settings, upload: upload)
-                group.addTask { try PNGFile.write(image, to: path, compression: level) }
-                inFlight += 1
-                if inFlight >= inFlightLimit {
-                    try await group.next()
-                    inFlight -= 1; done += 1
-                    progress.update(done, "rendering frames")
-                }
-            }
-            while try await group.next() != nil {
-                done += 1
-                progress.update(done, "rendering frames")
-            }
-        }
+        let sequence = FrameSequence(frames: range.lower...range.upper, folder: output, compression: Int32(compression))
+        for n in sequence.frames { try checkOutput(sequence.path(of: n), notAnyOf: scene.inputFiles) }
+        let canvas = scene.canvas, upload = self.upload
+        let progress = ProgressLine(total: range.count, label: "rendering frames")
+        try await sequence.run(render: { n in
+            try await renderer.renderLayers(layers, canvas: canvas, frame: n, settings: settings, upload: upload)
+        }, progress: { progress.update($0) })
     }
 }

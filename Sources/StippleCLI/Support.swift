@@ -44,16 +44,19 @@ struct FrameRange: ExpressibleByArgument, Sendable {
     static var defaultValueDescription: String { "A...B" }
 }
 
-/// A progress line on stderr, only when stderr is a terminal.
-struct Progress {
+/// A progress line on stderr, only when stderr is a terminal; safe to update from any task.
+final class ProgressLine: @unchecked Sendable {
     let total: Int
-    let enabled = isatty(STDERR_FILENO) != 0
+    let label: String
+    private let enabled = isatty(STDERR_FILENO) != 0
+    private let lock = NSLock()
     private var last = Date.distantPast
 
-    init(total: Int) { self.total = total }
+    init(total: Int, label: String) { self.total = total; self.label = label }
 
-    mutating func update(_ done: Int, _ label: String) {
+    func update(_ done: Int) {
         guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
         let now = Date()
         guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
         last = now

@@ -28,6 +28,11 @@ final class GL {
 
     func resetStats() { stats = Stats() }
 
+    /// Forgets what the cache believes is bound (after code outside this layer used GL).
+    func invalidateStateCache() {
+        boundProgram = .max; boundTexture = .max; boundArrayBuffer = .max; boundFramebuffer = .max
+    }
+
     /// The guard: `false` (and the violation reported) when this thread may not call GL.
     @inline(__always)
     private func enter(_ call: StaticString) -> Bool {

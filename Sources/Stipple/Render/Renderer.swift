@@ -29,6 +29,11 @@ public actor Renderer {
     private var readback: [UInt8] = []
     var layers: [LayerID: StampLayer] = [:]
     var nextLayer = 0
+    private var textureIDs: [GLuint] = []
+    /// How the immediate path writes its buffers each frame (see `VertexUpload`).
+    public private(set) var vertexUpload: VertexUpload = .subData
+
+    public func setVertexUpload(_ strategy: VertexUpload) { vertexUpload = strategy }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
@@ -134,8 +139,8 @@ public actor Renderer {
         }
         guard !runs.isEmpty else { return }
         if runs.contains(where: { $0.primitive == .points }) {
-            pointVertices.withUnsafeBufferPointer { pointBuffer.upload(gl, $0) }
-            if anyRotation { pointRotations.withUnsafeBufferPointer { rotationBuffer.upload(gl, $0) } }
+            pointVertices.withUnsafeBufferPointer { pointBuffer.upload(gl, $0, strategy: vertexUpload) }
+            if anyRotation { pointRotations.withUnsafeBufferPointer { rotationBuffer.upload(gl, $0, strategy: vertexUpload) } }
         }
         let source = PointSource(stamps: pointBuffer, rotations: anyRotation ? rotationBuffer : nil)
         try drawRuns(canvas: canvas, settings: settings, ageOffset: ageOffset, sources: [source],
@@ -219,7 +224,18 @@ public actor Renderer {
         gl.disable(GLenum(GL_SCISSOR_TEST))
         gl.enable(GLenum(GL_BLEND))
         gl.blendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        if !quadVertices.isEmpty { quadVertices.withUnsafeBufferPointer { quadBuffer.upload(gl, $0) } }
+        if !quadVertices.isEmpty { quadVertices.withUnsafeBufferPointer { quadBuffer.upload(gl, $0, strategy: vertexUpload) } }
+        // Each batch's texture, looked up once a frame rather than once a run.
+        textureIDs.removeAll(keepingCapacity: true)
+        var lastKey: String?
+        var lastID: GLuint = 0
+        for brush in brushes {
+            if brush.key != lastKey {
+                lastID = texture(key: brush.key, brush: brush.brush).id
+                lastKey = brush.key
+            }
+            textureIDs.append(lastID)
+        }
 
         for primitive in Primitive.allCases where runs.contains(where: { $0.primitive == primitive }) {
             let p = try program(primitive)
@@ -234,8 +250,7 @@ public actor Renderer {
 
         var bound: (Primitive, Int)?
         for run in runs {
-            let brush = brushes[run.batch]
-            gl.bindTexture(texture(key: brush.key, brush: brush.brush).id)
+            gl.bindTexture(textureIDs[run.batch])
             let want = (run.primitive, run.primitive == .quads ? -1 : run.source)
             if bound == nil || bound! != want {
                 try gl.useProgram(program(run.primitive).id)
