@@ -8,7 +8,7 @@ final class StrokePropertyTests: XCTestCase {
     /// may come early), and every sample lies on the stamped path: a stamp within 0.5 px of it,
     /// or two consecutive stamps whose arc positions bracket it.
     func testStampsWalkTheCurveAndEverySampleLiesOnTheStampedPath() {
-        for seed in propertySeeds(300, salt: 1) {
+        for seed in propertySeeds(150, salt: 1) {
             for gentle in [true, false] {
                 let stroke = RandomStroke.make(seed: seed, gentle: gentle)
                 let stamps = stroke.stamps()

@@ -26,7 +26,7 @@ struct RandomStroke: CustomStringConvertible {
             opacity: Float(uniform(0.5...1)),
             speed: rng.nextUnitDouble() < 0.3 ? SpeedMapping() : nil,
             rotation: rng.nextUnitDouble() < 0.5 ? .followStroke : .none)
-        let count = Int(uniform(1...60))
+        let count = Int(uniform(1...(gentle ? 60 : 30)))
         var x = uniform(0...300), y = uniform(0...300), t = uniform(0...2)
         var heading = uniform(0...(2 * .pi))
         var samples: [TouchSample] = []
