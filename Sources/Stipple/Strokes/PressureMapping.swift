@@ -28,7 +28,8 @@ public struct PressureMapping: Equatable, Sendable {
     public func factors(pressure: Float?) -> (radius: Float, opacity: Float) {
         guard let p = pressure ?? missingPressure else { return (1, 1) }
         let c = min(max(p, 0), 1)
-        return (radius.lowerBound + (radius.upperBound - radius.lowerBound) * c,
-                opacity.lowerBound + (opacity.upperBound - opacity.lowerBound) * c)
+        // This form of lerp is exact at both ends.
+        return (radius.lowerBound * (1 - c) + radius.upperBound * c,
+                opacity.lowerBound * (1 - c) + opacity.upperBound * c)
     }
 }

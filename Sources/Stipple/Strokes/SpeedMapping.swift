@@ -27,6 +27,6 @@ public struct SpeedMapping: Equatable, Sendable {
     public func radiusFactor(speed: Double) -> Float {
         let u = (speed - Double(slowSpeed)) / (Double(fastSpeed) - Double(slowSpeed))
         let c = Float(min(max(u, 0), 1))
-        return slowRadiusFactor + (fastRadiusFactor - slowRadiusFactor) * c
+        return slowRadiusFactor * (1 - c) + fastRadiusFactor * c // exact at both ends
     }
 }

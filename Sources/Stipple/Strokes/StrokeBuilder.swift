@@ -67,13 +67,17 @@ public struct StrokeBuilder: Sendable {
         return new
     }
 
-    /// Ends the stroke. Every sample's stamps were emitted when it was added, so nothing is
-    /// pending and this returns an empty array; it exists so callers need not know that, and
-    /// so a later design (an end cap, a taper) has a place to put its stamps.
+    /// Ends the stroke: returns the closing stamp exactly on the last sample, or nothing when
+    /// a stamp already lies there (a single tap, or a stroke whose rhythm ended on it).
+    /// Until then the last sample is covered by a stamp's square but the stamps' centres may
+    /// stop up to one step short of it: live drawing cannot know the finger will lift.
     @discardableResult
     public mutating func end() -> [Stamp] {
+        precondition(!isEnded, "StrokeBuilder.end called twice")
         isEnded = true
-        return []
+        guard let last = lastKnot, let closing = stamper.closingStamp(at: last) else { return [] }
+        stamps.append(closing)
+        return [closing]
     }
 
     /// A whole stroke at once; the same stamps as adding the samples one by one, then `end()`.

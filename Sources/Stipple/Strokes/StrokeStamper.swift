@@ -11,6 +11,8 @@ import Foundation
 /// - A stamp's birth frame is `floor(time × fps + 1e-9)` (the epsilon keeps a time that is an
 ///   exact frame, like 0.1 s at 30 fps, from falling into the frame before it) and its
 ///   `age` is minus that: its age at frame 0 (SPEC §9).
+/// - The first sample always gets a stamp, and so does the last (`closingStamp`), so a
+///   stroke starts and ends exactly where the finger did.
 /// - dissolveAngle is uniform in [0, 2π), one draw per stamp from the stroke's SplitMix64,
 ///   in stamp order.
 public struct StrokeStamper: Sendable {
@@ -22,6 +24,10 @@ public struct StrokeStamper: Sendable {
     private var random: SplitMix64
     /// Arc length from the end of the last segment walked to the next stamp.
     private var distanceToNextStamp: Double = 0
+    /// Arc length from the last stamp to the end of the last segment walked.
+    private var distanceSinceLastStamp: Double = 0
+    /// The curve's direction at the end of the last segment walked.
+    private var endDirection: SIMD2<Double>?
 
     public init(style: StrokeStyle, fps: Double, random: SplitMix64) {
         precondition(style.spacing > 0 && style.spacing.isFinite, "spacing must be > 0")
@@ -34,7 +40,18 @@ public struct StrokeStamper: Sendable {
         let stamp = makeStamp(at: knot.position, radius: knot.radius, opacity: knot.opacity,
                               time: knot.time, direction: nil)
         distanceToNextStamp = step(radius: knot.radius)
+        distanceSinceLastStamp = 0
         return stamp
+    }
+
+    /// The stamp that ends a stroke exactly on its last sample, or nil when the last stamp
+    /// already lies there (less than `minimumStep` of arc before it). Only the spacing to this
+    /// last stamp is uneven; a single tap gets none.
+    public mutating func closingStamp(at knot: StrokeKnot) -> Stamp? {
+        guard distanceSinceLastStamp >= Self.minimumStep else { return nil }
+        distanceSinceLastStamp = 0
+        return makeStamp(at: knot.position, radius: knot.radius, opacity: knot.opacity,
+                         time: knot.time, direction: endDirection)
     }
 
     /// The stamps along `curve`, which runs from knot `a` to knot `b`.
@@ -43,6 +60,7 @@ public struct StrokeStamper: Sendable {
         let total = table.totalLength
         var stamps: [Stamp] = []
         var s = distanceToNextStamp
+        var lastStampAt: Double? = nil
         while s <= total {
             let u = total > 0 ? s / total : 1
             let t = table.parameter(atLength: s)
@@ -52,9 +70,12 @@ public struct StrokeStamper: Sendable {
                                   time: a.time + (b.time - a.time) * u,
                                   direction: curve.direction(at: t))
             stamps.append(stamp)
+            lastStampAt = s
             s += step(radius: radius)
         }
         distanceToNextStamp = s - total
+        distanceSinceLastStamp = total - (lastStampAt ?? -distanceSinceLastStamp)
+        endDirection = curve.direction(at: 1)
         return stamps
     }
 
