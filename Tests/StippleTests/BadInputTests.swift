@@ -253,16 +253,28 @@ final class BadInputTests: XCTestCase {
                           says: #"bad.json:4:45: draw entry 1 has both "stamps" and "points"; expected exactly one of them"#)
     }
 
-    func testPointsEntryIsRefusedForNow() throws {
+    func testStrokeWhoseTouchTimesGoBack() throws {
         try write("bad.json", """
             {
               "canvas": { "width": 8, "height": 8 },
               "brushes": { "dot": { "builtin": "hard-round" } },
-              "draw": [ { "brush": "dot", "points": [ { "x": 1, "y": 2, "t": 0 } ] } ]
+              "draw": [ { "brush": "dot", "points": [ { "x": 1, "y": 2, "t": 0.5 }, { "x": 3, "y": 2, "t": 0.25 } ] } ]
             }
             """)
         try assertRefused(["render", "bad.json", "-o", "out.png"], output: "out.png",
-                          says: #"bad.json:4:31: "points" entries (strokes from touch samples) are not supported yet; use "stamps""#)
+                          says: "bad.json:4:96: touch sample 2 is at t = 0.25 s, before sample 1 at 0.5 s; touch times must not go back")
+    }
+
+    func testStrokePressureOutOfRange() throws {
+        try write("bad.json", """
+            {
+              "canvas": { "width": 8, "height": 8 },
+              "brushes": { "dot": { "builtin": "hard-round" } },
+              "draw": [ { "brush": "dot", "points": [ { "x": 1, "y": 2, "t": 0, "pressure": 1.5 } ] } ]
+            }
+            """)
+        try assertRefused(["stamps", "bad.json", "-o", "out.sketchpoints"], output: "out.sketchpoints",
+                          says: "bad.json:4:81: pressure of touch sample 1 must be from 0 to 1, found 1.5")
     }
 
     // MARK: Files

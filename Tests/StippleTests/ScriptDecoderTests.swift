@@ -226,12 +226,13 @@ final class ScriptDecoderTests: XCTestCase {
                        #"draw entry 1 has both "stamps" and "points"; expected exactly one of them"#)
         fx.assertError(head + #"{ "brush": "soft", "stamps": [], "points": [] }] }"#, at: "\"points\"",
                        #"draw entry 1 has both "stamps" and "points"; expected exactly one of them"#)
-        // The spec's stroke entry, stroke options and all, is refused at "points".
+        // A stroke entry takes only stroke keys.
         fx.assertError(head + """
-            { "brush": "soft", "color": "#ff3b30", "radius": 6, "spacing": 0.15, "smoothing": 0.5,
-              "points": [ { "x": 10, "y": 20, "t": 0.00, "pressure": 0.4 } ] }] }
-            """, at: "\"points\"",
-            #""points" entries (strokes from touch samples) are not supported yet; use "stamps""#)
+            { "brush": "soft", "colour": "#ff3b30", "points": [ { "x": 10, "y": 20, "t": 0.00, "pressure": 0.4 } ] }] }
+            """, at: "\"colour\"",
+            "unknown key \"colour\" in draw entry 1; expected one of: brush, points, color, radius, spacing, smoothing, opacity, pressure, speed, rotation")
+        fx.assertError(head + #"{ "brush": "soft", "points": [] }] }"#, at: "[] }] }",
+                       "a stroke needs at least one touch sample in points; found none")
         fx.assertError(head + #"{ "brush": "soft", "stamps": 5 }] }"#, at: "5 }",
                        "expected an array of stamps or the path of a .sketchpoints file for stamps in draw entry 1, found a number")
     }
