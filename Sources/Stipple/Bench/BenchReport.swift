@@ -1,0 +1,49 @@
+import Foundation
+
+/// One measured line of a benchmark: what ran, how long it took, and what that means.
+public struct BenchRow: Sendable, Codable {
+    public var scenario: String
+    /// What was measured: "stipple points", "C baseline", "cairo", "resident"…
+    public var variant: String
+    /// The workload in words: "N=100000 r=4 1280×720".
+    public var workload: String
+    /// Seconds a repetition.
+    public var timing: Timing
+    /// Derived figures by name: "stamps/s", "px/s", "calls/s", "µs/call", "bytes/frame"…
+    public var figures: [String: Double]
+    /// A ratio to the row it is compared with, and what that row is.
+    public var ratio: Double?
+    public var ratioTo: String?
+    public var note: String?
+
+    public init(scenario: String, variant: String, workload: String, timing: Timing,
+                figures: [String: Double] = [:], note: String? = nil) {
+        self.scenario = scenario; self.variant = variant; self.workload = workload
+        self.timing = timing; self.figures = figures; self.note = note
+    }
+}
+
+/// A whole run: the machine, the driver and every row.
+public struct BenchReport: Sendable, Codable {
+    public var date: String
+    public var platform: String
+    public var renderer: String
+    public var glVersion: String
+    public var llvmpipeThreads: String
+    public var cores: Int
+    public var config: BenchConfig
+    public var rows: [BenchRow] = []
+    /// Scenarios that could not run here, and why (Cairo missing, …).
+    public var skipped: [String] = []
+    /// The targets of issue 4, each with its measured ratio and verdict.
+    public var targets: [Target] = []
+
+    public struct Target: Sendable, Codable {
+        public var name: String
+        public var measured: Double
+        public var limit: Double
+        /// true when `measured` must be at most `limit`; false when at least.
+        public var atMost: Bool
+        public var met: Bool { atMost ? measured <= limit : measured >= limit }
+    }
+}
