@@ -2,15 +2,20 @@
 // without cairo's headers and runs without the library.
 //
 // Per stamp, the usual Cairo way: save, translate to the square's top-left corner, scale
-// brush texels to pixels, set_source_rgba(straight colour), mask with the brush, restore.
-// cairo_mask_surface cannot take a filter, so the brush's pattern is made once with
-// CAIRO_FILTER_BILINEAR (the GL path's GL_LINEAR) and drawn with cairo_mask, which is what
-// cairo_mask_surface(cr, brush, 0, 0) does with its default filter. Differences from GL:
-// - The pattern keeps CAIRO_EXTEND_NONE: outside the brush there is no coverage, and the
-//   outermost half texel fades into it, where GL clamps to the edge texel and stops at the
-//   pixel centres inside the square. For brushes whose border texels are 0 (the built-ins)
-//   that is the same picture; EXTEND_PAD would need a clip a stamp to bound it.
-// - Pixman rounds differently from llvmpipe's 8-bit blending: a few units per channel.
+// brush texels to pixels, clip to the square, set_source_rgba(straight colour), mask with
+// the brush, restore. cairo_mask_surface cannot take a filter or an extend mode, so the
+// brush's pattern is made once and drawn with cairo_mask (what cairo_mask_surface(cr,
+// brush, 0, 0) does with its defaults), set up to match the GL path:
+// - CAIRO_FILTER_BILINEAR: GL_LINEAR. Both sample at pixel centres, texel centres at +0.5.
+// - CAIRO_EXTEND_PAD: GL_CLAMP_TO_EDGE. Cairo's default (NONE) fades the outermost half
+//   texel to nothing, which shows on brushes whose border is not empty (hard-round's edge
+//   midpoints are fully covered).
+// - The clip to the square with CAIRO_ANTIALIAS_NONE: a pixel is drawn when its centre is
+//   inside, as GL rasterises a point. (PAD alone would cover the whole canvas.) The clip is
+//   a box, so it costs next to nothing: measured the same speed as EXTEND_NONE unclipped.
+// What still differs: a pixel centre exactly on the square's edge (Cairo takes the top
+// row, GL on llvmpipe the bottom: SPEC §4 lets drivers differ), and pixman's rounding
+// against llvmpipe's 8-bit blending (a few units a channel).
 #define _POSIX_C_SOURCE 199309L
 #include "stp_cairo.h"
 #include "stp_bench.h"
@@ -30,6 +35,8 @@ typedef struct cairo_pattern cairo_pattern_t;
 enum { CAIRO_FORMAT_ARGB32 = 0, CAIRO_FORMAT_A8 = 2 };
 enum { CAIRO_OPERATOR_CLEAR = 0, CAIRO_OPERATOR_OVER = 2 };
 enum { CAIRO_FILTER_BILINEAR = 4 };
+enum { CAIRO_EXTEND_PAD = 3 };
+enum { CAIRO_ANTIALIAS_NONE = 1 };
 enum { CAIRO_STATUS_SUCCESS = 0 };
 
 #define STP_CAIRO_HINT "apt-get install libcairo2"
@@ -46,6 +53,7 @@ static struct {
     void (*surface_destroy)(cairo_surface_t *surface);
     cairo_pattern_t *(*pattern_create_for_surface)(cairo_surface_t *surface);
     void (*pattern_set_filter)(cairo_pattern_t *pattern, int filter);
+    void (*pattern_set_extend)(cairo_pattern_t *pattern, int extend);
     int (*pattern_status)(cairo_pattern_t *pattern);
     void (*pattern_destroy)(cairo_pattern_t *pattern);
     cairo_t *(*create)(cairo_surface_t *target);
@@ -60,6 +68,9 @@ static struct {
     void (*scale)(cairo_t *cr, double sx, double sy);
     void (*set_source_rgba)(cairo_t *cr, double red, double green, double blue, double alpha);
     void (*mask)(cairo_t *cr, cairo_pattern_t *pattern);
+    void (*set_antialias)(cairo_t *cr, int antialias);
+    void (*rectangle)(cairo_t *cr, double x, double y, double width, double height);
+    void (*clip)(cairo_t *cr);
 } cairo;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -102,6 +113,7 @@ static void load(void) {
     RESOLVE(surface_destroy, "cairo_surface_destroy");
     RESOLVE(pattern_create_for_surface, "cairo_pattern_create_for_surface");
     RESOLVE(pattern_set_filter, "cairo_pattern_set_filter");
+    RESOLVE(pattern_set_extend, "cairo_pattern_set_extend");
     RESOLVE(pattern_status, "cairo_pattern_status");
     RESOLVE(pattern_destroy, "cairo_pattern_destroy");
     RESOLVE(create, "cairo_create");
@@ -116,6 +128,9 @@ static void load(void) {
     RESOLVE(scale, "cairo_scale");
     RESOLVE(set_source_rgba, "cairo_set_source_rgba");
     RESOLVE(mask, "cairo_mask");
+    RESOLVE(set_antialias, "cairo_set_antialias");
+    RESOLVE(rectangle, "cairo_rectangle");
+    RESOLVE(clip, "cairo_clip");
     loaded = 1;  // the library stays loaded for the life of the process
 }
 
@@ -166,6 +181,8 @@ static int open_canvas(stp_cairo_canvas *c, const stp_sketch_point *stamps, int 
     c->pattern = cairo.pattern_create_for_surface(c->brush);
     cairo.pattern_set_filter(c->pattern, CAIRO_FILTER_BILINEAR);
     c->cr = cairo.create(c->target);
+    cairo.pattern_set_extend(c->pattern, CAIRO_EXTEND_PAD);  // GL_CLAMP_TO_EDGE
+    cairo.set_antialias(c->cr, CAIRO_ANTIALIAS_NONE);        // clip by pixel centres, as GL rasterises
     int status = cairo.surface_status(c->brush);
     if (status == CAIRO_STATUS_SUCCESS) status = cairo.surface_status(c->target);
     if (status == CAIRO_STATUS_SUCCESS) status = cairo.pattern_status(c->pattern);
@@ -191,6 +208,8 @@ static void draw_frame(stp_cairo_canvas *c, const stp_sketch_point *stamps, int 
         cairo.save(cr);
         cairo.translate(cr, (double)p->x - side / 2, (double)p->y - side / 2);
         cairo.scale(cr, side / brush_width, side / brush_height);
+        cairo.rectangle(cr, 0, 0, brush_width, brush_height);  // the stamp's square, in brush texels
+        cairo.clip(cr);
         cairo.set_source_rgba(cr, p->red, p->green, p->blue, p->alpha);
         cairo.mask(cr, c->pattern);
         cairo.restore(cr);
