@@ -20,8 +20,9 @@ typedef struct stp_bench_scene {
 // untimed frames then `reps` timed ones, each timed from before its first GL call to after glFinish
 // (CLOCK_MONOTONIC); writes seconds into out_seconds[reps]; deletes what it made. 0 ok, -1 + message.
 // The GL state it leaves: FBO 0, program 0, array buffer 0, texture 0 bound; blending on.
-// Give it a context of its own (GLContext + RenderThread, as CBenchTests does), not a Renderer's:
-// Stipple's GL state cache would not know what this changed and would skip binds it needs.
+// On a Renderer's context, call it through Renderer.runForeignGL, which then forgets what
+// Stipple's GL state cache believed (it would otherwise skip binds it needs); or give it a
+// context of its own (GLContext + RenderThread, as CBenchTests does).
 int stp_bench_gl(const stp_bench_scene *scene, int warmup, int reps, double *out_seconds, char *err, size_t errlen);
 
 // Seconds on CLOCK_MONOTONIC (for callers that time their own frames the same way).

@@ -3,7 +3,7 @@ import CStipple
 extension Renderer {
     /// Times `frame` on the render thread: `warmup` untimed runs, then `reps` timed ones,
     /// each ending with `glFinish`, so a time covers the GPU's work and not just its queueing.
-    public func measure(warmup: Int, reps: Int, _ frame: (isolated Renderer) throws -> Void) throws -> Timing {
+    public func measure(warmup: Int, reps: Int, _ frame: @Sendable (isolated Renderer) throws -> Void) throws -> Timing {
         try Timing.measure(warmup: warmup, reps: reps) {
             try frame(self)
             gl.finish()
@@ -22,6 +22,11 @@ extension Renderer {
         precondition(gl.context.isCurrentHere(), "foreign GL must run on the render thread")
         defer { gl.invalidateStateCache() }
         return try body()
+    }
+
+    /// `runForeignGL` for a body that returns what it measured.
+    func runForeignGLTimed(_ body: @Sendable () throws -> Timing) throws -> Timing {
+        try runForeignGL(body)
     }
 
     /// The shader source as the renderer compiles it for `primitive`.

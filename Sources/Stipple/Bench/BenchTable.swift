@@ -1,0 +1,53 @@
+import Foundation
+
+/// The report as a plain table for people, one block a scenario.
+public enum BenchTable {
+    public static func render(_ report: BenchReport) -> String {
+        var out = "stipple bench: \(report.renderer) (\(report.platform)), \(report.glVersion), "
+            + "llvmpipe threads: \(report.llvmpipeThreads), \(report.cores) cores, \(report.date)\n"
+        out += "times are medians over \(report.config.reps) repetitions after \(report.config.warmup) warm-up; "
+            + "min and p95 beside them; every GPU time ends with glFinish\n"
+        var scenarios: [String] = []
+        for row in report.rows where !scenarios.contains(row.scenario) { scenarios.append(row.scenario) }
+        for scenario in scenarios {
+            let rows = report.rows.filter { $0.scenario == scenario }
+            out += "\n== \(scenario) ==\n"
+            var lines = [["variant", "workload", "median", "min", "p95", "figures", "ratio"]]
+            for r in rows {
+                let figures = r.figures.keys.sorted().map { "\($0) \(number(r.figures[$0]!))" }.joined(separator: ", ")
+                let ratio = r.ratio.map { String(format: "%.2f× %@", $0, r.ratioTo ?? "") } ?? ""
+                lines.append([r.variant, r.workload, ms(r.timing.median), ms(r.timing.min), ms(r.timing.p95), figures, ratio])
+            }
+            out += columns(lines)
+        }
+        if !report.targets.isEmpty {
+            out += "\n== targets ==\n"
+            out += columns([["target", "measured", "limit", "verdict"]] + report.targets.map {
+                [$0.name, String(format: "%.3f", $0.measured), ($0.atMost ? "≤ " : "≥ ") + String(format: "%.2f", $0.limit),
+                 $0.met ? "met" : "NOT MET"]
+            })
+        }
+        for s in report.skipped { out += "skipped: \(s)\n" }
+        return out
+    }
+
+    static func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1e3) }
+
+    /// 1234567 → "1.23M", 0.00123 → "0.00123".
+    static func number(_ v: Double) -> String {
+        let a = abs(v)
+        if a >= 1e9 { return String(format: "%.2fG", v / 1e9) }
+        if a >= 1e6 { return String(format: "%.2fM", v / 1e6) }
+        if a >= 1e4 { return String(format: "%.1fk", v / 1e3) }
+        if a >= 100 { return String(format: "%.0f", v) }
+        return String(format: "%.3g", v)
+    }
+
+    static func columns(_ rows: [[String]]) -> String {
+        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n") + "\n"
+    }
+}

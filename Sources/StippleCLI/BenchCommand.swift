@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Stipple
+
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure stamp and draw-call throughput, every design choice side by side.",
+        discussion: """
+            Scenarios: stamps (N stamps, one frame: Stipple points and quads, the same GL calls from C, \
+            and Cairo on the CPU), drawcalls (the stamps in draws of 1, 4, 16… stamps), animation (L live \
+            stamps, k new a frame: resident layers against re-uploading every age), readback \
+            (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
+            (frames to PNG files: render only, encode only, overlapped). Times are medians after warm-up, \
+            each ending with glFinish; compare rows of one run, never across runs: this machine is shared.
+            Examples:
+              stipple bench                       # the standard set (make bench)
+              stipple bench --quick               # seconds: every scenario, small sizes (CI)
+              stipple bench --scenario stamps --stamps 100000 --radius 4 --json
+            """)
+
+    @Flag(help: "A seconds-long run of every scenario at small sizes (what CI runs).")
+    var quick = false
+
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (repeatable): \(BenchConfig.Scenario.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var scenarios: [BenchConfig.Scenario] = []
+
+    @Option(help: "Stamps in the stamps and upload scenarios.")
+    var stamps: Int?
+
+    @Option(help: "Stamp radius in pixels.")
+    var radius: Float?
+
+    @Option(help: "Canvas size, WxH.")
+    var size: String?
+
+    @Option(help: "Timed repetitions a measurement.")
+    var reps: Int?
+
+    @Option(help: "Untimed warm-up runs a measurement.")
+    var warmup: Int?
+
+    @Option(help: "Live stamp counts for the animation scenario, comma-separated (e.g. 10000,100000).")
+    var live: String?
+
+    @Option(help: "Frames in the sequence scenario.")
+    var frames: Int?
+
+    @Flag(help: "Print the report as JSON instead of a table.")
+    var json = false
+
+    @Option(help: "Also write the throughput curves as an SVG chart to this file.")
+    var chart: String?
+
+    func validate() throws {
+        if let stamps, stamps < 1 { throw ValidationError("Please give --stamps of 1 or more.") }
+        if let radius, !(radius > 0 && radius.isFinite) { throw ValidationError("Please give a --radius above 0.") }
+        if let reps, reps < 1 { throw ValidationError("Please give --reps of 1 or more.") }
+        if let warmup, warmup < 0 { throw ValidationError("Please give --warmup of 0 or more.") }
+        if let size, parseSize(size) == nil { throw ValidationError("Please give --size as WxH, e.g. 1280x720.") }
+        if let live, parseList(live) == nil { throw ValidationError("Please give --live as counts separated by commas.") }
+        if let frames, frames < 1 { throw ValidationError("Please give --frames of 1 or more.") }
+    }
+
+    func parseSize(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        return (w, h)
+    }
+
+    func parseList(_ text: String) -> [Int]? {
+        let values = text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return values.isEmpty || values.contains { $0 < 1 } ? nil : values
+    }
+
+    func run() async throws {
+        var config = quick ? BenchConfig.quick : BenchConfig()
+        if !scenarios.isEmpty { config.scenarios = scenarios }
+        if let stamps { config.stamps = stamps }
+        if let radius { config.radius = radius }
+        if let size, let (w, h) = parseSize(size) { config.width = w; config.height = h }
+        if let reps { config.reps = reps }
+        if let warmup { config.warmup = warmup }
+        if let live, let counts = parseList(live) { config.liveCounts = counts }
+        if let frames { config.sequenceFrames = frames }
+        if let chart { try checkOutput(chart, notAnyOf: []) }
+
+        let verbose = !json
+        let suite = BenchSuite(config: config, log: { line in if verbose { note("… \(line)") } })
+        let report = try await suite.run()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(BenchTable.render(report), terminator: "")
+        }
+        if let chart {
+            try AtomicFile.write(Array(BenchChart.svg(report).utf8), to: chart)
+            if verbose { note("chart: \(chart)") }
+        }
+    }
+}
+
+extension BenchConfig.Scenario: ExpressibleByArgument {}
