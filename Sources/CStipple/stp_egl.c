@@ -362,12 +362,23 @@ stp_egl *stp_egl_open(stp_platform request, char *err, size_t errlen) {
     return egl;
 }
 
+// Which stp_egl this thread made current: the context guard's cheap check. Asking EGL
+// (eglGetCurrentContext) on every GL call costs a getpid() syscall in glvnd's fork check.
+static _Thread_local const stp_egl *current_here = NULL;
+
+const stp_egl *stp_egl_current_here(void) { return current_here; }
+
 int stp_egl_make_current(stp_egl *egl, char *err, size_t errlen) {
     if (!eglMakeCurrent(egl->display, egl->surface, egl->surface, egl->context)) {
         say(err, errlen, "eglMakeCurrent failed (%s)", stp_egl_error_name(eglGetError()));
         return -1;
     }
+    current_here = egl;
     return 0;
+}
+
+int stp_egl_is_current_in_egl(const stp_egl *egl) {
+    return egl && eglGetCurrentContext() == egl->context;
 }
 
 void stp_egl_release_current(stp_egl *egl) {
@@ -375,6 +386,7 @@ void stp_egl_release_current(stp_egl *egl) {
         eglMakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglReleaseThread();
     }
+    if (current_here == egl) current_here = NULL;
 }
 
 void stp_egl_close(stp_egl *egl) {

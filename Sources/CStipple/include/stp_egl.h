@@ -22,6 +22,13 @@ stp_egl *stp_egl_open(stp_platform request, char *err, size_t errlen);
 // Makes the context current on the calling thread: the render thread calls it once.
 int stp_egl_make_current(stp_egl *egl, char *err, size_t errlen);
 
+// The stp_egl that the calling thread made current with stp_egl_make_current, or NULL:
+// one thread-local read, cheap enough for a check before every GL call.
+const stp_egl *stp_egl_current_here(void);
+
+// Asks EGL whether egl's context is current on the calling thread (slower: once a frame).
+int stp_egl_is_current_in_egl(const stp_egl *egl);
+
 // Releases the context from the calling thread (which must be the one that made it current).
 void stp_egl_release_current(stp_egl *egl);
 

@@ -5,9 +5,9 @@ enum BenchPeers {
     /// Stipple's immediate-path GL sequence from C, on the renderer's own render thread and
     /// context (so both run on the same driver state), timed there the same way.
     static func glBaseline(_ renderer: Renderer, stamps: [SketchPoint], perDraw: Int, config: BenchConfig,
-                           brush: Brush) async throws -> Timing {
+                           brush: Brush, warmup: Int, reps: Int) async throws -> Timing {
         let (vertex, fragment) = try renderer.shaderSources(for: .points)
-        let warmup = config.warmup, reps = config.reps, width = config.width, height = config.height
+        let width = config.width, height = config.height
         return try await renderer.runForeignGLTimed { () throws -> Timing in
             var seconds = [Double](repeating: 0, count: reps)
             var err = [CChar](repeating: 0, count: 512)

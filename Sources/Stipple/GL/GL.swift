@@ -44,6 +44,15 @@ final class GL {
         return true
     }
 
+    /// The once-a-frame check that EGL agrees with the guard's record.
+    func checkContextStillCurrent() -> Bool {
+        guard context.isCurrentInEGL() else {
+            GLGuard.report(.init(call: "a frame", reason: "on the render thread, but EGL reports another context current there (something outside Stipple called eglMakeCurrent)"))
+            return false
+        }
+        return true
+    }
+
     private func reason() -> String {
         let thread = Thread.isMainThread ? "the main thread" : "thread '\(Thread.current.name ?? "unnamed")'"
         if context.owner == nil { return "from \(thread) before the render thread made its context current" }

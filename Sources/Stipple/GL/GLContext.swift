@@ -55,13 +55,16 @@ final class GLContext: @unchecked Sendable {
 
     deinit { if !closed { stp_egl_close(egl) } }
 
-    /// True when the caller is the owner thread and the context is current there.
-    /// Cheap: a thread identity and `eglGetCurrentContext()` compare.
+    /// True when the calling thread made this context current (Stipple's own thread-local
+    /// record, one read): the check before every GL call.
     @inline(__always)
     func isCurrentHere() -> Bool {
-        guard let owner, pthread_equal(owner, pthread_self()) != 0 else { return false }
-        return eglGetCurrentContext() == context
+        UnsafeRawPointer(stp_egl_current_here()) == UnsafeRawPointer(egl)
     }
+
+    /// True when EGL itself agrees that this context is current here: checked once a frame,
+    /// it catches code outside Stipple that made another context current on the render thread.
+    func isCurrentInEGL() -> Bool { stp_egl_is_current_in_egl(egl) != 0 }
 }
 
 /// What happens when GL is called where it must not be. By default the process stops at

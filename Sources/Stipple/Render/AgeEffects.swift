@@ -42,8 +42,10 @@ public struct AgeEffects: Sendable, Equatable {
             shrink = 1 - AgeEffects.smoothstep(0.70, 0.95, life)
         }
         let drift = outro * dissolveDistance
+        let diameter = max(2 * p.radius * pointScale * (1 + intro) * shrink, 1)
+        // Most stamps are not dissolving: no trigonometry for them.
+        guard drift != 0 else { return Geometry(centreX: p.x, centreY: p.y, diameter: diameter) }
         return Geometry(centreX: p.x + cos(p.dissolveAngle) * drift,
-                        centreY: p.y + sin(p.dissolveAngle) * drift,
-                        diameter: max(2 * p.radius * pointScale * (1 + intro) * shrink, 1))
+                        centreY: p.y + sin(p.dissolveAngle) * drift, diameter: diameter)
     }
 }

@@ -27,9 +27,11 @@ struct DrawPlanner {
     var canvasHeight: Float
     var ageOffset: Float
 
-    /// Margins keep the CPU's decision safe from the GPU's rounding of the same math.
+    /// Margins keep the CPU's decision safe from the GPU's rounding of the same math (the
+    /// GPU's cos and sin of a dissolving stamp can differ from the CPU's by ~1e-5 px). They
+    /// are kept small: every stamp sent to quads splits a run and costs a program switch.
     static let pointSizeMargin: Float = 2
-    static let edgeMargin: Float = 1
+    static let edgeMargin: Float = 0.01
 
     @inline(__always)
     func needsQuad(_ g: AgeEffects.Geometry) -> Bool {

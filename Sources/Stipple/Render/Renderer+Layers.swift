@@ -101,6 +101,6 @@ extension Renderer {
             }
         }
         try drawRuns(canvas: canvas, settings: settings, ageOffset: f, sources: sources,
-                     brushes: chosen.map { ($0.brushKey, $0.brush) })
+                     brushCount: chosen.count, brush: { (chosen[$0].brushKey, chosen[$0].brush) })
     }
 }

@@ -120,11 +120,25 @@ public actor Renderer {
         pointRotations.removeAll(keepingCapacity: true)
         let anyRotation = batches.contains { $0.rotations != nil }
         var ranges: [(Int, Int)] = []
+        ranges.reserveCapacity(batches.count)
+        let effects = settings.effects
         for batch in batches {
             let start = pointVertices.count
-            for (i, p) in batch.stamps.enumerated() where settings.effects.isLive(age: p.age + ageOffset) {
-                pointVertices.append(p)
-                if anyRotation { pointRotations.append(batch.rotations?[i] ?? 0) }
+            let allLive = batch.stamps.withUnsafeBufferPointer { stamps in
+                !stamps.contains { !effects.isLive(age: $0.age + ageOffset) }
+            }
+            if allLive {
+                pointVertices.append(contentsOf: batch.stamps)
+                if anyRotation {
+                    if let r = batch.rotations { pointRotations.append(contentsOf: r) } else {
+                        pointRotations.append(contentsOf: repeatElement(0, count: batch.stamps.count))
+                    }
+                }
+            } else {
+                for (i, p) in batch.stamps.enumerated() where effects.isLive(age: p.age + ageOffset) {
+                    pointVertices.append(p)
+                    if anyRotation { pointRotations.append(batch.rotations?[i] ?? 0) }
+                }
             }
             ranges.append((start, pointVertices.count - start))
         }
@@ -134,6 +148,13 @@ public actor Renderer {
             pointRotations.withUnsafeBufferPointer { rot in
                 for (index, (start, count)) in ranges.enumerated() {
                     let slice = UnsafeBufferPointer(rebasing: all[start..<start + count])
+                    var bounds = StampBounds()
+                    for p in slice { bounds.add(p) }
+                    if planner.pointsSuffice(for: bounds) {
+                        // Nothing here can need a quad: one run, no look at each stamp's age.
+                        planner.planAllPoints(batch: index, source: 0, first: start, count: count, runs: &runs)
+                        continue
+                    }
                     let rotations = anyRotation ? UnsafeBufferPointer(rebasing: rot[start..<start + count]) : nil
                     planner.plan(batch: index, source: 0, stamps: slice, rotations: rotations, bufferBase: start,
                                  keepCulledInRuns: false, quads: &quadVertices, runs: &runs)
@@ -147,7 +168,7 @@ public actor Renderer {
         }
         let source = PointSource(stamps: pointBuffer, rotations: anyRotation ? rotationBuffer : nil)
         try drawRuns(canvas: canvas, settings: settings, ageOffset: ageOffset, sources: [source],
-                     brushes: batches.map { ($0.brushKey, $0.brush) })
+                     brushCount: batches.count, brush: { (batches[$0].brushKey, batches[$0].brush) })
     }
 
     // MARK: frame steps shared by both paths
@@ -168,6 +189,7 @@ public actor Renderer {
 
     /// Binds a framebuffer of the canvas's size and fills it with the background.
     func prepareCanvas(_ canvas: Canvas) throws {
+        guard gl.checkContextStillCurrent() else { throw RenderError("the render thread's GL context is not current") }
         let limit = info.maxCanvasSide
         guard canvas.width >= 1, canvas.height >= 1, canvas.width <= limit.width, canvas.height <= limit.height else {
             throw RenderError("a \(canvas.width)×\(canvas.height) canvas is larger than the driver allows "
@@ -220,7 +242,7 @@ public actor Renderer {
 
     /// Sets the frame's state once, uploads the quads, and issues `runs` in order.
     func drawRuns(canvas: Canvas, settings: RenderSettings, ageOffset: Float, sources: [PointSource],
-                  brushes: [(key: String, brush: Brush)]) throws {
+                  brushCount: Int, brush: (Int) -> (key: String, brush: Brush)) throws {
         guard !runs.isEmpty else { return }
         gl.disable(GLenum(GL_DITHER))
         gl.disable(GLenum(GL_DEPTH_TEST))
@@ -232,10 +254,11 @@ public actor Renderer {
         textureIDs.removeAll(keepingCapacity: true)
         var lastKey: String?
         var lastID: GLuint = 0
-        for brush in brushes {
-            if brush.key != lastKey {
-                lastID = texture(key: brush.key, brush: brush.brush).id
-                lastKey = brush.key
+        for index in 0..<brushCount {
+            let b = brush(index)
+            if b.key != lastKey {
+                lastID = texture(key: b.key, brush: b.brush).id
+                lastKey = b.key
             }
             textureIDs.append(lastID)
         }
