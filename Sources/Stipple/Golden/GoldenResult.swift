@@ -1,0 +1,108 @@
+/// The driver that drew an image: named in every report and failure, so that a change of
+/// driver is visible at once.
+public struct DriverIdentity: Sendable, Equatable, Codable {
+    public var platform: String
+    public var vendor: String
+    public var renderer: String
+    /// A short, file-name-safe name: "llvmpipe", "softpipe", or the renderer's first word.
+    public var shortName: String
+
+    public init(platform: String, vendor: String, renderer: String) {
+        self.platform = platform; self.vendor = vendor; self.renderer = renderer
+        shortName = DriverIdentity.shortName(of: renderer)
+    }
+
+    public init(_ info: RendererInfo) {
+        self.init(platform: info.platform.rawValue, vendor: info.glVendor, renderer: info.glRenderer)
+    }
+
+    /// "llvmpipe (LLVM 15.0.6, 256 bits)" → "llvmpipe"; "Mesa Intel(R) UHD 620" → "mesa-intel".
+    public static func shortName(of renderer: String) -> String {
+        let lower = renderer.lowercased()
+        for known in ["llvmpipe", "softpipe", "zink", "swiftshader"] where lower.contains(known) { return known }
+        let kept = lower.prefix { $0 != "(" }.map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        let collapsed = String(kept).split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
+        return collapsed.isEmpty ? "unknown" : String(collapsed.prefix(40))
+    }
+}
+
+/// What happened to one golden case (one script at one frame).
+public struct GoldenCaseResult: Sendable, Equatable, Codable {
+    public enum Verdict: String, Sendable, Codable {
+        case passed
+        case failed
+        /// No golden at all; in CI this fails, elsewhere it is recorded (and says so).
+        case missing
+        /// Written by --record (or on a first run outside CI).
+        case recorded
+        /// Point goldens exist for other drivers but not this one (SPEC §7): said plainly.
+        case noGoldenForDriver = "no-golden-for-driver"
+        /// The script or a file could not be read, or rendering failed.
+        case error
+    }
+
+    /// "NAME" or "NAME@frame-NNNN".
+    public var name: String
+    public var script: String
+    public var frame: Int
+    public var primitive: String
+    public var verdict: Verdict
+    /// One line a person reads.
+    public var message: String
+    public var golden: String?
+    public var actual: String?
+    public var diff: String?
+    public var comparison: ComparisonFigures?
+    public var tolerance: GoldenTolerance
+    public var driver: DriverIdentity
+    /// The driver the golden was made with, when known.
+    public var goldenDriver: String?
+    public var seconds: Double
+
+    public var isFailure: Bool { verdict == .failed || verdict == .error || verdict == .missing || verdict == .noGoldenForDriver }
+
+    public init(name: String, script: String, frame: Int, primitive: String, verdict: Verdict, message: String,
+                golden: String? = nil, actual: String? = nil, diff: String? = nil, comparison: ComparisonFigures? = nil,
+                tolerance: GoldenTolerance, driver: DriverIdentity, goldenDriver: String? = nil, seconds: Double = 0) {
+        self.name = name; self.script = script; self.frame = frame; self.primitive = primitive
+        self.verdict = verdict; self.message = message; self.golden = golden; self.actual = actual; self.diff = diff
+        self.comparison = comparison; self.tolerance = tolerance; self.driver = driver
+        self.goldenDriver = goldenDriver; self.seconds = seconds
+    }
+}
+
+/// The figures of one comparison, for reports.
+public struct ComparisonFigures: Sendable, Equatable, Codable {
+    public var expectedWidth: Int, expectedHeight: Int
+    public var actualWidth: Int, actualHeight: Int
+    public var maxChannelDifference: Int
+    public var pixelsDiffering: Int
+    public var pixelsOverTolerance: Int
+    public var pixelsAllowed: Int
+    public var totalPixels: Int
+    public var summary: String
+
+    public init(_ c: ImageComparison, allowed: Int) {
+        expectedWidth = c.expectedSize.width; expectedHeight = c.expectedSize.height
+        actualWidth = c.actualSize.width; actualHeight = c.actualSize.height
+        maxChannelDifference = c.maxChannelDifference; pixelsDiffering = c.pixelsDiffering
+        pixelsOverTolerance = c.pixelsOverTolerance; pixelsAllowed = allowed; totalPixels = c.totalPixels
+        summary = c.summary
+    }
+}
+
+/// A whole `stipple test` run (or one shard of it).
+public struct GoldenRunReport: Sendable, Equatable, Codable {
+    public var driver: DriverIdentity
+    /// "K/N" when this run was one shard.
+    public var shard: String?
+    public var cases: [GoldenCaseResult]
+
+    public init(driver: DriverIdentity, shard: String? = nil, cases: [GoldenCaseResult]) {
+        self.driver = driver; self.shard = shard; self.cases = cases
+    }
+
+    public var failures: [GoldenCaseResult] { cases.filter(\.isFailure) }
+    public var passed: Int { cases.filter { $0.verdict == .passed }.count }
+    public var recorded: Int { cases.filter { $0.verdict == .recorded }.count }
+}

@@ -1,0 +1,53 @@
+/// How far an image may stray from its golden and still pass (the WPT `fuzzy` idea):
+/// at most `maxPixels` pixels may differ by more than `maxChannelDifference` in any
+/// premultiplied channel. Optionally perceptual (YIQ distance, as pixelmatch), with
+/// anti-aliased edge pixels forgiven, and with regions ignored.
+public struct GoldenTolerance: Sendable, Equatable, Codable {
+    /// K: the largest per-channel difference (premultiplied, 0…255) that still counts as equal.
+    public var maxChannelDifference: Int
+    /// P: pixels allowed beyond K, as a count.
+    public var maxPixels: Int
+    /// P as a share of the image's pixels (0…100 %), added to `maxPixels`.
+    public var maxPixelsPercent: Double
+    /// Compare by perceptual colour distance (YIQ, 0…1 threshold, pixelmatch's `threshold`)
+    /// instead of per-channel difference. nil: per-channel.
+    public var perceptualThreshold: Double?
+    /// Forgive pixels that look like anti-aliased edges in either image (pixelmatch's rule).
+    public var ignoreAntialiasing: Bool
+    /// Rectangles (x, y, width, height, canvas pixels) left out of the comparison.
+    public var ignoreRegions: [Region]
+
+    public struct Region: Sendable, Equatable, Codable {
+        public var x: Int, y: Int, width: Int, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
+    }
+
+    public init(maxChannelDifference: Int = 0, maxPixels: Int = 0, maxPixelsPercent: Double = 0,
+                perceptualThreshold: Double? = nil, ignoreAntialiasing: Bool = false, ignoreRegions: [Region] = []) {
+        self.maxChannelDifference = maxChannelDifference; self.maxPixels = maxPixels
+        self.maxPixelsPercent = maxPixelsPercent; self.perceptualThreshold = perceptualThreshold
+        self.ignoreAntialiasing = ignoreAntialiasing; self.ignoreRegions = ignoreRegions
+    }
+
+    /// Bit for bit: the same driver must reproduce its own goldens exactly (SPEC §7).
+    public static let exact = GoldenTolerance()
+
+    /// Across drivers for quads (SPEC §7): K = 8, P = 0.1 % of the canvas + 32 pixels,
+    /// measured between llvmpipe and softpipe on the fixtures (see README).
+    public static let crossDriver = GoldenTolerance(maxChannelDifference: 8, maxPixels: 32, maxPixelsPercent: 0.1)
+
+    /// Pixels allowed beyond K for an image of `total` pixels.
+    public func allowedPixels(of total: Int) -> Int {
+        maxPixels + Int((Double(total) * maxPixelsPercent / 100).rounded(.down))
+    }
+
+    /// "K 8, P 32 + 0.1 %", for reports.
+    public var summary: String {
+        var s = perceptualThreshold.map { "perceptual \($0)" } ?? "K \(maxChannelDifference)"
+        s += ", P \(maxPixels)"
+        if maxPixelsPercent > 0 { s += " + \(maxPixelsPercent) %" }
+        if ignoreAntialiasing { s += ", anti-aliasing ignored" }
+        if !ignoreRegions.isEmpty { s += ", \(ignoreRegions.count) region(s) ignored" }
+        return s
+    }
+}
