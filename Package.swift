@@ -20,6 +20,7 @@ let package = Package(
                 .linkedLibrary("GLESv2"),
                 .linkedLibrary("gbm"),
                 .linkedLibrary("png"),
+                .linkedLibrary("z"),
             ]
         ),
         // Turns GLSL/*.vert|frag into generated Swift, so the shaders have one source.

@@ -33,7 +33,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How stamps reach GL across frames: resident (ages computed in the shader, only new stamps uploaded) or reupload (every live stamp each frame, for comparison).", visibility: .hidden))
     var upload: UploadStrategy = .resident
 
-    @Option(help: "PNG compression level, 0 (fastest) to 9 (smallest).")
+    @Option(help: "PNG compression: 0-3 fast (Sub filter, run-length deflate; default 1), 4-9 smaller and slower (adaptive filters, deflate at that level).")
     var compression: Int = Int(PNGFile.defaultCompression)
 
     func validate() throws {

@@ -16,7 +16,9 @@ typedef struct stp_png_image {
 int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen);
 void stp_png_free(stp_png_image *image);
 
-// Encodes 8-bit RGBA (rows top to bottom) into a malloc'd PNG in memory; zlib level 0...9.
+// Encodes 8-bit RGBA (rows top to bottom) into a malloc'd PNG in memory. level 0...9: up to
+// 3 is the fast profile (Sub filter, run-length deflate), 4 and above libpng's adaptive
+// filters with deflate at that level (smaller, several times slower).
 // Returns 0 on success and sets *out / *out_len; free *out with free().
 int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
                    unsigned char **out, size_t *out_len, char *err, size_t errlen);

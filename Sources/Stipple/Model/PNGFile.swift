@@ -27,8 +27,9 @@ public enum PNGFile {
                        hasAlpha: decoded.has_alpha != 0, isGrey: decoded.is_grey != 0)
     }
 
-    /// zlib level used for written frames: fast, still small for flat sketch frames.
-    public static let defaultCompression: Int32 = 3
+    /// Compression used for written frames: 0…3 is the fast profile (Sub filter, run-length
+    /// deflate), 4…9 libpng's adaptive filters at that deflate level (smaller, slower).
+    public static let defaultCompression: Int32 = 1
 
     /// Encodes 8-bit straight RGBA into PNG bytes.
     public static func encode(_ image: Image, compression: Int32 = defaultCompression) throws -> [UInt8] {
@@ -46,28 +47,25 @@ public enum PNGFile {
 
     /// Writes `image` to `path` atomically: a failed write leaves no partial file and the
     /// old file, if any, untouched.
-    public static func write(_ image: Image, to path: String, compression: Int32 = defaultCompression) throws {
-        try AtomicFile.write(try encode(image, compression: compression), to: path)
+    public static func write(_ image: Image, to path: String, compression: Int32 = defaultCompression,
+                             durable: Bool = true) throws {
+        try AtomicFile.write(try encode(image, compression: compression), to: path, durable: durable)
     }
 }
 
-/// Writes a file by writing a temporary beside it and renaming it into place.
+/// Writes a file by writing a temporary beside it and renaming it into place: a failed
+/// write leaves no partial file and keeps any existing one intact.
 public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String) throws {
+    /// `durable` also flushes the data to the disk before the rename (fsync): for a file a
+    /// person asked for by name. Frame sequences skip it: a flush per frame costs more
+    /// than the encoding.
+    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent()
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
             throw InputError(file: path, "cannot write: the folder \(dir.path) does not exist")
         }
-        let temp = dir.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard FileManager.default.createFile(atPath: temp.path, contents: Data(bytes)) else {
-            throw InputError(file: path, "cannot write (permission denied or disk full?)")
-        }
-        guard rename(temp.path, url.path) == 0 else {
-            let why = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temp)
-            throw InputError(file: path, "cannot write: \(why)")
-        }
+        try FileSystem.writeAtomically(bytes, to: path, durable: durable)
     }
 }

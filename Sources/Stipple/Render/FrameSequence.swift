@@ -30,7 +30,7 @@ public struct FrameSequence: Sendable {
             for n in frames {
                 let image = try await render(n)
                 let path = self.path(of: n)
-                group.addTask { try PNGFile.write(image, to: path, compression: level) }
+                group.addTask { try PNGFile.write(image, to: path, compression: level, durable: false) }
                 inFlight += 1
                 if inFlight > encoders {
                     try await group.next()

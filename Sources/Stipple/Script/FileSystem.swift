@@ -61,7 +61,7 @@ enum FileSystem {
 
     /// Writes `bytes` to a temporary file in the same folder, then renames it over
     /// `path`: a failed write leaves no partial file and keeps any existing one intact.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(InputError) {
+    static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(InputError) {
         let dir = folder(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var fd: Int32 = -1
@@ -85,7 +85,7 @@ enum FileSystem {
                 done += n
             }
         }
-        if failure == nil, fsync(fd) != 0 { failure = errno }
+        if failure == nil, durable, fsync(fd) != 0 { failure = errno }
         if close(fd) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temp, path) != 0 { failure = errno }
         if let code = failure {
