@@ -15,7 +15,8 @@ attribute vec2 aCorner;          // (-1|+1, -1|+1): which corner of the stamp's 
 varying vec2 vBrushCoord;        // (0,0) top-left ... (1,1) bottom-right
 #endif
 
-uniform vec2 uCanvasSize;        // W, H in pixels
+uniform vec2 uTargetSize;        // the framebuffer: the canvas plus its guard band on every side
+uniform float uGuardBand;        // pixels of band around the canvas (points centred just off it still draw)
 uniform float uMaxAge;           // M; 0 = stamps never age
 uniform float uDissolveDistance; // D, pixels
 uniform float uPointScale;       // s
@@ -65,8 +66,9 @@ void main() {
     vec2 pixel = centre;
     gl_PointSize = diameter;
 #endif
-    // Canvas pixels (y down) to clip space; window y = H - canvas y.
-    gl_Position = vec4(pixel.x / uCanvasSize.x * 2.0 - 1.0,
-                       1.0 - pixel.y / uCanvasSize.y * 2.0,
+    // Canvas pixels (y down) to clip space, the canvas inset by the band; window y runs up.
+    vec2 target = pixel + uGuardBand;
+    gl_Position = vec4(target.x * (2.0 / uTargetSize.x) - 1.0,
+                       1.0 - target.y * (2.0 / uTargetSize.y),
                        0.0, 1.0);
 }

@@ -37,7 +37,7 @@ double stp_bench_now(void) {
 // What one run makes, so one function can delete it whatever failed.
 typedef struct bench_gl {
     GLuint program, buffer, brush, target, fbo;
-    GLint u_canvas, u_max_age, u_dissolve, u_scale, u_age_offset, u_brush;
+    GLint u_target, u_guard, u_max_age, u_dissolve, u_scale, u_age_offset, u_brush;
     size_t capacity;  // bytes the buffer holds (glBufferData when an upload needs more)
 } bench_gl;
 
@@ -97,7 +97,8 @@ static int make_program(bench_gl *g, const stp_bench_scene *s, char *err, size_t
         say(err, errlen, "the shaders do not link: %s", log);
         return -1;
     }
-    g->u_canvas = glGetUniformLocation(g->program, "uCanvasSize");
+    g->u_target = glGetUniformLocation(g->program, "uTargetSize");
+    g->u_guard = glGetUniformLocation(g->program, "uGuardBand");
     g->u_max_age = glGetUniformLocation(g->program, "uMaxAge");
     g->u_dissolve = glGetUniformLocation(g->program, "uDissolveDistance");
     g->u_scale = glGetUniformLocation(g->program, "uPointScale");
@@ -123,7 +124,8 @@ static void make_brush(bench_gl *g, const stp_bench_scene *s) {
 static int make_target(bench_gl *g, const stp_bench_scene *s, char *err, size_t errlen) {
     glGenTextures(1, &g->target);
     glBindTexture(GL_TEXTURE_2D, g->target);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, s->width, s->height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, s->width + 2 * s->guard_band, s->height + 2 * s->guard_band, 0,
+                 GL_RGBA, GL_UNSIGNED_BYTE, NULL);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glGenFramebuffers(1, &g->fbo);
@@ -169,7 +171,7 @@ static void bind_attributes(const bench_gl *g) {
 
 static void frame(bench_gl *g, const stp_bench_scene *s, int per_draw) {
     glBindFramebuffer(GL_FRAMEBUFFER, g->fbo);
-    glViewport(0, 0, s->width, s->height);
+    glViewport(0, 0, s->width + 2 * s->guard_band, s->height + 2 * s->guard_band);
     glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     if (s->upload_every_frame) upload(g, s);
@@ -181,7 +183,8 @@ static void frame(bench_gl *g, const stp_bench_scene *s, int per_draw) {
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(g->program);
-    glUniform2f(g->u_canvas, (GLfloat)s->width, (GLfloat)s->height);
+    glUniform2f(g->u_target, (GLfloat)(s->width + 2 * s->guard_band), (GLfloat)(s->height + 2 * s->guard_band));
+    glUniform1f(g->u_guard, (GLfloat)s->guard_band);
     glUniform1f(g->u_max_age, s->max_age);
     glUniform1f(g->u_dissolve, s->dissolve_distance);
     glUniform1f(g->u_scale, s->point_scale);

@@ -24,7 +24,7 @@ final class CBenchTests: XCTestCase {
                         brush.coverage.withUnsafeBufferPointer { cov in
                             var scene = stp_bench_scene(
                                 vertex_source: vs, fragment_source: fs, stamps: points, count: Int32(stamps.count),
-                                per_draw: Int32(perDraw), width: Int32(width), height: Int32(height),
+                                per_draw: Int32(perDraw), width: Int32(width), height: Int32(height), guard_band: 0,
                                 brush: cov.baseAddress, brush_width: Int32(brush.width),
                                 brush_height: Int32(brush.height), max_age: 0, dissolve_distance: 6,
                                 point_scale: 1, age_offset: 0, upload_every_frame: uploadEveryFrame ? 1 : 0)

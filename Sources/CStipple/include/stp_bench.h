@@ -11,6 +11,7 @@ typedef struct stp_bench_scene {
     const stp_sketch_point *stamps; int count;
     int per_draw;            // stamps per glDrawArrays (count, or <= 0, for one draw a frame)
     int width, height;       // canvas (an RGBA8 texture FBO, cleared each frame to transparent)
+    int guard_band;          // pixels of framebuffer around the canvas, as Stipple's Framebuffer
     const unsigned char *brush; int brush_width, brush_height;  // coverage bytes, uploaded as GL_ALPHA
     float max_age, dissolve_distance, point_scale, age_offset;
     int upload_every_frame;  // 1: glBufferSubData all stamps each frame (as Stipple's immediate path); 0: upload once

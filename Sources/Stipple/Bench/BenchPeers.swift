@@ -8,6 +8,7 @@ enum BenchPeers {
                            brush: Brush, warmup: Int, reps: Int) async throws -> Timing {
         let (vertex, fragment) = try renderer.shaderSources(for: .points)
         let width = config.width, height = config.height
+        let band = await renderer.guardBand(for: Canvas(width: width, height: height))
         return try await renderer.runForeignGLTimed { () throws -> Timing in
             var seconds = [Double](repeating: 0, count: reps)
             var err = [CChar](repeating: 0, count: 512)
@@ -19,7 +20,7 @@ enum BenchPeers {
                                 vertex_source: vs, fragment_source: fs,
                                 stamps: raw.baseAddress!.assumingMemoryBound(to: stp_sketch_point.self),
                                 count: Int32(stamps.count), per_draw: Int32(perDraw),
-                                width: Int32(width), height: Int32(height),
+                                width: Int32(width), height: Int32(height), guard_band: Int32(band),
                                 brush: cov.baseAddress, brush_width: Int32(brush.width), brush_height: Int32(brush.height),
                                 max_age: 0, dissolve_distance: 6, point_scale: 1, age_offset: 0, upload_every_frame: 1)
                             return stp_bench_gl(&scene, Int32(warmup), Int32(reps), &seconds, &err, err.count)

@@ -1,20 +1,33 @@
 import CStipple
 
-/// The canvas: an RGBA8 colour texture behind a framebuffer object, premultiplied. Read
-/// back into a buffer that is kept from frame to frame.
+/// The canvas: an RGBA8 colour texture behind a framebuffer object, premultiplied, with a
+/// guard band of `guardBand` pixels on every side.
+///
+/// Why the band: a driver may clip a point by its centre (softpipe drops a point centred
+/// off the viewport, SPEC §4). With the band, a stamp centred up to `guardBand` px off the
+/// canvas is still inside the viewport and can be drawn as a point; without it every such
+/// stamp must become a quad, which splits draws and re-uploads vertices each frame (a
+/// dissolving stamp drifts off the edge for many frames). Only the canvas is read back.
 final class Framebuffer {
+    /// The canvas's size.
     let width: Int
     let height: Int
+    let guardBand: Int
+    /// The texture's size: the canvas plus the band on both sides.
+    var targetWidth: Int { width + 2 * guardBand }
+    var targetHeight: Int { height + 2 * guardBand }
     private let fbo: GLuint
     private let texture: GLuint
     private var readBuffer: [UInt8]
 
-    init(gl: GL, width: Int, height: Int) throws {
+    init(gl: GL, width: Int, height: Int, guardBand: Int) throws {
         self.width = width
         self.height = height
+        self.guardBand = guardBand
+        let (tw, th) = (width + 2 * guardBand, height + 2 * guardBand)
         texture = gl.genTexture()
         gl.bindTexture(texture)
-        gl.texImage2D(format: GLenum(GL_RGBA), width: width, height: height, pixels: nil, bytes: 0)
+        gl.texImage2D(format: GLenum(GL_RGBA), width: tw, height: th, pixels: nil, bytes: 0)
         gl.texParameter(GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         gl.texParameter(GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         fbo = gl.genFramebuffer()
@@ -25,31 +38,37 @@ final class Framebuffer {
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             gl.deleteFramebuffer(fbo)
             gl.deleteTexture(texture)
-            throw RenderError("a \(width)×\(height) RGBA8 framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
+            throw RenderError("a \(tw)×\(th) RGBA8 framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
         }
-        try gl.checkError("creating a \(width)×\(height) framebuffer")
+        try gl.checkError("creating a \(tw)×\(th) framebuffer")
     }
 
     func bind(_ gl: GL) {
         gl.bindFramebuffer(fbo)
-        gl.viewport(width, height)
+        gl.viewport(targetWidth, targetHeight)
     }
 
-    /// Replaces the canvas with a premultiplied image (rows top to bottom).
+    /// Replaces the canvas with a premultiplied image (rows top to bottom); the band is
+    /// cleared to transparent (it is never read).
     func upload(_ gl: GL, premultipliedTopDown pixels: [UInt8]) {
+        bind(gl)
+        gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
         var flipped = [UInt8](repeating: 0, count: pixels.count)
         Framebuffer.flipRows(pixels, into: &flipped, width: width, height: height)
         gl.bindTexture(texture)
         gl.pixelStore(GLenum(GL_UNPACK_ALIGNMENT), 4)
         flipped.withUnsafeBytes { raw in
-            gl.texImage2D(format: GLenum(GL_RGBA), width: width, height: height, pixels: raw.baseAddress, bytes: raw.count)
+            gl.texSubImage2D(x: guardBand, y: guardBand, width: width, height: height, format: GLenum(GL_RGBA),
+                             pixels: raw.baseAddress!, bytes: raw.count)
         }
     }
 
     /// The canvas as premultiplied 8-bit RGBA, rows top to bottom, written into `out`.
     func read(_ gl: GL, into out: inout [UInt8]) {
         gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
-        readBuffer.withUnsafeMutableBytes { gl.readPixels(width: width, height: height, into: $0.baseAddress!) }
+        readBuffer.withUnsafeMutableBytes {
+            gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: $0.baseAddress!)
+        }
         if out.count != readBuffer.count { out = [UInt8](repeating: 0, count: readBuffer.count) }
         Framebuffer.flipRows(readBuffer, into: &out, width: width, height: height)
     }

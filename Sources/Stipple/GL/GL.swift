@@ -23,6 +23,7 @@ final class GL {
     private var boundTexture: GLuint = 0
     private var boundArrayBuffer: GLuint = 0
     private var boundFramebuffer: GLuint = 0
+    private var viewportSize = (0, 0)
 
     init(context: GLContext) { self.context = context }
 
@@ -31,6 +32,7 @@ final class GL {
     /// Forgets what the cache believes is bound (after code outside this layer used GL).
     func invalidateStateCache() {
         boundProgram = .max; boundTexture = .max; boundArrayBuffer = .max; boundFramebuffer = .max
+        viewportSize = (-1, -1)
     }
 
     /// The guard: `false` (and the violation reported) when this thread may not call GL.
@@ -194,6 +196,15 @@ final class GL {
         if pixels != nil { stats.bytesUploaded += bytes }
     }
 
+    /// glTexSubImage2D of the bound texture: a `width`×`height` block at (x, y).
+    func texSubImage2D(x: Int, y: Int, width: Int, height: Int, format: GLenum, pixels: UnsafeRawPointer, bytes: Int) {
+        guard enter("glTexSubImage2D") else { return }
+        glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(x), GLint(y), GLsizei(width), GLsizei(height),
+                        format, GLenum(GL_UNSIGNED_BYTE), pixels)
+        stats.textureUploads += 1
+        stats.bytesUploaded += bytes
+    }
+
     // MARK: framebuffers
 
     func genFramebuffer() -> GLuint {
@@ -271,6 +282,10 @@ final class GL {
     // MARK: drawing
 
     func viewport(_ width: Int, _ height: Int) {
+        guard width != viewportSize.0 || height != viewportSize.1 else {
+            stats.skippedBinds += 1; return
+        }
+        viewportSize = (width, height)
         if enter("glViewport") { glViewport(0, 0, GLsizei(width), GLsizei(height)) }
     }
 
@@ -291,9 +306,9 @@ final class GL {
         stats.draws += 1
     }
 
-    /// Reads the bound framebuffer as 8-bit RGBA, bottom row first (GL's order).
-    func readPixels(width: Int, height: Int, into buffer: UnsafeMutableRawPointer) {
+    /// Reads a block of the bound framebuffer as 8-bit RGBA, bottom row first (GL's order).
+    func readPixels(x: Int, y: Int, width: Int, height: Int, into buffer: UnsafeMutableRawPointer) {
         guard enter("glReadPixels") else { return }
-        glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
+        glReadPixels(GLint(x), GLint(y), GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
     }
 }

@@ -26,6 +26,9 @@ struct DrawPlanner {
     var canvasWidth: Float
     var canvasHeight: Float
     var ageOffset: Float
+    /// Pixels of framebuffer beyond each canvas edge: a point centred in the band is still
+    /// inside the viewport, so no driver drops it.
+    var guardBand: Float = 0
 
     /// Margins keep the CPU's decision safe from the GPU's rounding of the same math (the
     /// GPU's cos and sin of a dissolving stamp can differ from the CPU's by ~1e-5 px). They
@@ -33,12 +36,19 @@ struct DrawPlanner {
     static let pointSizeMargin: Float = 2
     static let edgeMargin: Float = 0.01
 
+    /// How a live stamp is drawn, or not at all.
+    enum Kind { case point, quad, invisible }
+
     @inline(__always)
-    func needsQuad(_ g: AgeEffects.Geometry) -> Bool {
-        if primitive == .quads { return true }
-        if g.diameter > maxPointSize - DrawPlanner.pointSizeMargin { return true }
-        let m = DrawPlanner.edgeMargin
-        return g.centreX < m || g.centreY < m || g.centreX > canvasWidth - m || g.centreY > canvasHeight - m
+    func kind(of g: AgeEffects.Geometry) -> Kind {
+        let half = g.diameter / 2
+        // No pixel centre of the canvas can lie in its square: nothing to draw.
+        if g.centreX + half < 0 || g.centreY + half < 0 || g.centreX - half > canvasWidth
+            || g.centreY - half > canvasHeight { return .invisible }
+        if primitive == .quads || g.diameter > maxPointSize - DrawPlanner.pointSizeMargin { return .quad }
+        let m = DrawPlanner.edgeMargin - guardBand
+        let offViewport = g.centreX < m || g.centreY < m || g.centreX > canvasWidth - m || g.centreY > canvasHeight - m
+        return offViewport ? .quad : .point
     }
 
     /// True when no stamp within `bounds` can need a quad at any age: every centre stays
@@ -48,7 +58,7 @@ struct DrawPlanner {
         // The widest a stamp gets is twice its size (the intro), and it drifts at most D.
         let widest = 2 * bounds.maxRadius * effects.pointScale * (effects.maxAge > 0 ? 2 : 1)
         let drift = effects.maxAge > 0 ? abs(effects.dissolveDistance) : 0
-        let m = DrawPlanner.edgeMargin + drift + 0.01
+        let m = DrawPlanner.edgeMargin + drift + 0.01 - guardBand
         return widest <= maxPointSize - DrawPlanner.pointSizeMargin - 0.01
             && bounds.minX >= m && bounds.minY >= m
             && bounds.maxX <= canvasWidth - m && bounds.maxY <= canvasHeight - m
@@ -72,7 +82,15 @@ struct DrawPlanner {
                 guard keepCulledInRuns else { continue }
                 kind = .points
             } else {
-                kind = needsQuad(effects.geometry(of: p, age: age)) ? .quads : .points
+                switch self.kind(of: effects.geometry(of: p, age: age)) {
+                case .point: kind = .points
+                case .quad: kind = .quads
+                case .invisible:
+                    // Left out; in a resident buffer a point run may span it, as it spans
+                    // dead stamps: drawn as a point it can fill no pixel of the canvas.
+                    guard keepCulledInRuns else { continue }
+                    kind = .points
+                }
             }
             if kind == .points {
                 extend(&runs, .points, batch, source, at: bufferBase + i)

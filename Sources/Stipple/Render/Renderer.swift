@@ -176,7 +176,18 @@ public actor Renderer {
     func planner(_ canvas: Canvas, _ settings: RenderSettings, _ ageOffset: Float) -> DrawPlanner {
         DrawPlanner(effects: settings.effects, primitive: settings.primitive,
                     maxPointSize: info.pointSizeRange.upperBound,
-                    canvasWidth: Float(canvas.width), canvasHeight: Float(canvas.height), ageOffset: ageOffset)
+                    canvasWidth: Float(canvas.width), canvasHeight: Float(canvas.height), ageOffset: ageOffset,
+                    guardBand: Float(framebuffer?.guardBand ?? 0))
+    }
+
+    /// The band kept around a canvas: half the largest point (so any point that can touch
+    /// the canvas is centred inside the viewport), at most 64 px, and only what the
+    /// driver's largest texture leaves room for.
+    func guardBand(for canvas: Canvas) -> Int {
+        let half = Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 1
+        let room = (min(info.maxTextureSize, info.maxViewport.width, info.maxViewport.height)
+                    - max(canvas.width, canvas.height)) / 2
+        return max(0, min(64, half, room))
     }
 
     /// Reads the frame back: premultiplied RGBA, rows top to bottom.
@@ -201,7 +212,7 @@ public actor Renderer {
         } else {
             framebuffer?.delete(gl)
             framebuffer = nil
-            fb = try Framebuffer(gl: gl, width: canvas.width, height: canvas.height)
+            fb = try Framebuffer(gl: gl, width: canvas.width, height: canvas.height, guardBand: guardBand(for: canvas))
             framebuffer = fb
         }
         switch canvas.background {
@@ -266,7 +277,9 @@ public actor Renderer {
         for primitive in Primitive.allCases where runs.contains(where: { $0.primitive == primitive }) {
             let p = try program(primitive)
             gl.useProgram(p.id)
-            gl.uniform2f(p.uniform(gl, "uCanvasSize"), Float(canvas.width), Float(canvas.height))
+            let fb = framebuffer!
+            gl.uniform2f(p.uniform(gl, "uTargetSize"), Float(fb.targetWidth), Float(fb.targetHeight))
+            gl.uniform1f(p.uniform(gl, "uGuardBand"), Float(fb.guardBand))
             gl.uniform1f(p.uniform(gl, "uMaxAge"), settings.effects.maxAge)
             gl.uniform1f(p.uniform(gl, "uDissolveDistance"), settings.effects.dissolveDistance)
             gl.uniform1f(p.uniform(gl, "uPointScale"), settings.effects.pointScale)

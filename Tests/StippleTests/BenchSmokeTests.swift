@@ -1,0 +1,33 @@
+import Foundation
+import XCTest
+@testable import Stipple
+
+/// CI's seconds-long run of `stipple bench`: every scenario runs and reports sane figures.
+/// Timing targets are never asserted here (a shared machine is noisy): they are read in
+/// `make bench`'s table.
+final class BenchSmokeTests: XCTestCase {
+    func testQuickRunReportsEveryScenario() throws {
+        let dir = try TestSupport.temporaryDirectory(self)
+        let chart = dir.appendingPathComponent("bench.svg").path
+        var config = ["bench", "--quick", "--json", "--chart", chart]
+        config += ["--frames", "6"]
+        let run = try TestSupport.stipple(config)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try JSONDecoder().decode(BenchReport.self, from: Data(run.stdout.utf8))
+        let scenarios = Set(report.rows.map(\.scenario))
+        XCTAssertEqual(scenarios, Set(BenchConfig.Scenario.allCases.map(\.rawValue)))
+        XCTAssertTrue(report.rows.allSatisfy { $0.timing.samples.allSatisfy { $0 > 0 } })
+        XCTAssertTrue(report.renderer.contains("pipe") || !report.renderer.isEmpty)
+        // Resident layers upload with k, not with L: the bytes a frame barely move as L grows tenfold.
+        let resident = report.rows.filter { $0.scenario == "animation" && $0.variant == "resident" }
+        let reupload = report.rows.filter { $0.scenario == "animation" && $0.variant == "reupload" }
+        XCTAssertEqual(resident.count, 2)
+        let r0 = resident[0].figures["bytes/frame"]!, r1 = resident[1].figures["bytes/frame"]!
+        let u0 = reupload[0].figures["bytes/frame"]!, u1 = reupload[1].figures["bytes/frame"]!
+        XCTAssertGreaterThan(u1 / u0, 5, "reupload grows with L")
+        XCTAssertLessThan(r1, u1 / 5, "resident uploads far less than reupload at L = 20000")
+        XCTAssertLessThan(r1 / r0, 8, "resident bytes a frame must not grow with L like reupload's")
+        let svg = try String(contentsOfFile: chart, encoding: .utf8)
+        XCTAssertTrue(svg.hasPrefix("<svg") && svg.contains("polyline"), "the chart draws curves")
+    }
+}
