@@ -152,11 +152,10 @@ enum Chromium {
                                stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 
-    /// Console errors from the page: uncaught exceptions and console.error lines.
+    /// Console output of the page: uncaught exceptions, console.error, failed loads. The page
+    /// logs nothing itself, and Chromium tags every console line ":CONSOLE" whatever its level.
     static func jsErrors(_ stderr: String) -> [String] {
-        stderr.split(separator: "\n").map(String.init).filter { line in
-            line.contains("Uncaught") || (line.contains("CONSOLE") && (line.contains("Error") || line.contains("ERROR")))
-        }
+        stderr.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") || $0.contains("Uncaught") }
     }
 
     /// Whether a `size`×`size` block of (nearly) one colour exists anywhere in `image`.
