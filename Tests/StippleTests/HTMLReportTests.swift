@@ -53,7 +53,7 @@ final class HTMLReportTests: XCTestCase {
             XCTAssertEqual(copied.width, 64)
         }
         XCTAssertEqual(try PNGFile.read(path: out.appendingPathComponent("images/1-actual.png").path).image.pixel(3, 3).g, 0)
-        XCTAssertTrue(html.contains("src=\"images/2-actual.png\""), "the missing case shows what was drawn")
+        XCTAssertTrue(html.contains("class=\"shot pix\" src=\"images/2-actual.png\""), "the missing case shows what was drawn, crisp")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("images/3-expected.png").path))
 
         // Escaped name, never raw.

@@ -35,8 +35,7 @@ public enum HTMLReport {
                     let target = images.appendingPathComponent(name)
                     try? fm.removeItem(at: target)
                     if (try? fm.copyItem(at: source, to: target)) != nil {
-                        shown[role] = Shown(src: "images/" + name, width: c.comparison.map { role == .expected
-                            ? $0.expectedWidth : $0.actualWidth })
+                        shown[role] = Shown(src: "images/" + name, width: pngWidth(target))
                     } else {
                         shown[role] = Shown(src: nil, width: nil, missingPath: path)
                     }
@@ -54,6 +53,14 @@ public enum HTMLReport {
         var src: String?
         var width: Int?
         var missingPath: String?
+    }
+
+    /// The width from a PNG's header (bytes 16…19 of IHDR), without decoding it.
+    static func pngWidth(_ url: URL) -> Int? {
+        guard let h = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? h.close() }
+        guard let d = try? h.read(upToCount: 24), d.count == 24, d.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        return d[16..<20].reduce(0) { $0 << 8 | Int($1) }
     }
 
     static func resolve(_ path: String, _ base: String?) -> URL {

@@ -100,7 +100,7 @@ enum HTMLReportPage {
         guard let src = shown.src else {
             return "<figure><figcaption>\(caption)</figcaption><div class=\"gone\">not found: \(e(shown.missingPath ?? ""))</div></figure>"
         }
-        return "<figure><figcaption>\(caption)</figcaption><a href=\"\(e(src))\"><img class=\"\(pixelClass(shown.width))\" "
+        return "<figure><figcaption>\(caption)</figcaption><a href=\"\(e(src))\"><img class=\"shot\(pixelClass(shown.width))\" "
             + "src=\"\(e(src))\" alt=\"\(role.rawValue)\"></a></figure>"
     }
 
