@@ -80,6 +80,10 @@ public struct ComparisonFigures: Sendable, Equatable, Codable {
     public var pixelsOverTolerance: Int
     public var pixelsAllowed: Int
     public var totalPixels: Int
+    /// Pixels beyond the tolerance forgiven as anti-aliased edges (`ignoreAntialiasing`).
+    public var pixelsAntialiased: Int = 0
+    /// Pixels left out by ignored regions or the mask.
+    public var pixelsIgnored: Int = 0
     public var summary: String
 
     public init(_ c: ImageComparison, allowed: Int) {
@@ -88,6 +92,28 @@ public struct ComparisonFigures: Sendable, Equatable, Codable {
         maxChannelDifference = c.maxChannelDifference; pixelsDiffering = c.pixelsDiffering
         pixelsOverTolerance = c.pixelsOverTolerance; pixelsAllowed = allowed; totalPixels = c.totalPixels
         summary = c.summary
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case expectedWidth, expectedHeight, actualWidth, actualHeight, maxChannelDifference, pixelsDiffering
+        case pixelsOverTolerance, pixelsAllowed, totalPixels, pixelsAntialiased, pixelsIgnored, summary
+    }
+
+    /// Reports written before the anti-aliasing and ignored counts existed still decode.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        expectedWidth = try c.decode(Int.self, forKey: .expectedWidth)
+        expectedHeight = try c.decode(Int.self, forKey: .expectedHeight)
+        actualWidth = try c.decode(Int.self, forKey: .actualWidth)
+        actualHeight = try c.decode(Int.self, forKey: .actualHeight)
+        maxChannelDifference = try c.decode(Int.self, forKey: .maxChannelDifference)
+        pixelsDiffering = try c.decode(Int.self, forKey: .pixelsDiffering)
+        pixelsOverTolerance = try c.decode(Int.self, forKey: .pixelsOverTolerance)
+        pixelsAllowed = try c.decode(Int.self, forKey: .pixelsAllowed)
+        totalPixels = try c.decode(Int.self, forKey: .totalPixels)
+        pixelsAntialiased = try c.decodeIfPresent(Int.self, forKey: .pixelsAntialiased) ?? 0
+        pixelsIgnored = try c.decodeIfPresent(Int.self, forKey: .pixelsIgnored) ?? 0
+        summary = try c.decode(String.self, forKey: .summary)
     }
 }
 

@@ -16,6 +16,10 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
     public var ignoreAntialiasing: Bool
     /// Rectangles (x, y, width, height, canvas pixels) left out of the comparison.
     public var ignoreRegions: [Region]
+    /// A mask PNG (white: compare; black or transparent: ignore), relative to the folder of
+    /// the script or settings file that names it. Pixels beyond the mask's size are compared.
+    /// Load it with `loadMask(relativeTo:)` and pass it to `GoldenComparison.compare`.
+    public var maskPath: String?
 
     public struct Region: Sendable, Equatable, Codable {
         public var x: Int, y: Int, width: Int, height: Int
@@ -23,10 +27,20 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
     }
 
     public init(maxChannelDifference: Int = 0, maxPixels: Int = 0, maxPixelsPercent: Double = 0,
-                perceptualThreshold: Double? = nil, ignoreAntialiasing: Bool = false, ignoreRegions: [Region] = []) {
+                perceptualThreshold: Double? = nil, ignoreAntialiasing: Bool = false, ignoreRegions: [Region] = [],
+                maskPath: String? = nil) {
         self.maxChannelDifference = maxChannelDifference; self.maxPixels = maxPixels
         self.maxPixelsPercent = maxPixelsPercent; self.perceptualThreshold = perceptualThreshold
         self.ignoreAntialiasing = ignoreAntialiasing; self.ignoreRegions = ignoreRegions
+        self.maskPath = maskPath
+    }
+
+    /// The mask image named by `maskPath`, resolved against `directory` when relative; nil
+    /// when there is none. Errors name the file.
+    public func loadMask(relativeTo directory: String?) throws -> Image? {
+        guard let maskPath else { return nil }
+        let path = maskPath.hasPrefix("/") || directory == nil ? maskPath : directory! + "/" + maskPath
+        return try PNGFile.read(path: path).image
     }
 
     /// Bit for bit: the same driver must reproduce its own goldens exactly (SPEC §7).
@@ -48,6 +62,7 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
         if maxPixelsPercent > 0 { s += " + \(maxPixelsPercent) %" }
         if ignoreAntialiasing { s += ", anti-aliasing ignored" }
         if !ignoreRegions.isEmpty { s += ", \(ignoreRegions.count) region(s) ignored" }
+        if let maskPath { s += ", mask \(maskPath)" }
         return s
     }
 }
