@@ -12,9 +12,9 @@ public enum GoldenConsole {
         }
     }
 
-    /// "The driver: platform, vendor, renderer" for the header of a run.
+    /// The run's header: the driver (EGL platform, vendor, renderer) and what runs.
     public static func header(_ d: DriverIdentity, cases: Int, of total: Int, shard: Shard?, jobs: Int) -> String {
-        var s = "driver: \(d.renderer) (\(d.vendor), EGL \(d.platform)); goldens for \"\(d.shortName)\"\n"
+        var s = "driver: EGL platform \(d.platform), vendor \(d.vendor), renderer \(d.renderer); goldens named \"\(d.shortName)\"\n"
         s += "running \(cases) case\(cases == 1 ? "" : "s")"
         if let shard { s += " of \(total) (shard \(shard))" }
         s += " on \(jobs) renderer\(jobs == 1 ? "" : "s")"

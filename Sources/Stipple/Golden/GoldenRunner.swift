@@ -26,12 +26,14 @@ public struct GoldenRunner: Sendable {
 
     /// Opens the renderers (throws when EGL cannot be opened: not any one case's fault),
     /// runs `cases`, and calls `progress` with each result in case order as soon as it can.
-    public func run(_ cases: [GoldenCase], shard: Shard? = nil,
+    /// `started` is told the driver once the renderers are open, before any case runs.
+    public func run(_ cases: [GoldenCase], shard: Shard? = nil, started: ((DriverIdentity) -> Void)? = nil,
                     progress: (@Sendable (GoldenCaseResult) -> Void)? = nil) async throws -> GoldenRunReport {
         let count = max(1, min(options.jobs, cases.count))
         var renderers: [Renderer] = []
         for _ in 0..<count { renderers.append(try Renderer(platform: options.platform)) }
         let driver = DriverIdentity(renderers[0].info)
+        started?(driver)
         let check = GoldenCheck(store: GoldenStore(directory: options.goldenDirectory),
                                 outputDirectory: options.outputDirectory, driver: driver, record: options.record,
                                 isCI: options.isCI, keepDiffs: options.keepDiffs)

@@ -48,6 +48,9 @@ public struct GoldenSuite: Sendable, Equatable {
         return GoldenSuite(directory: directory, config: config, cases: cases)
     }
 
+    /// DIR/golden: where goldens live unless --golden says otherwise.
+    public var defaultGoldenDirectory: String { FileSystem.resolve("golden", against: directory) }
+
     /// Script file names in byte order, so every machine sorts the same way.
     static func order(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(b.utf8) }
 
