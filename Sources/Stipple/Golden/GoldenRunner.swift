@@ -49,6 +49,9 @@ public struct GoldenRunner: Sendable {
                 }
             }
         }
+        // Ended here, off the render threads, so that no renderer's last release lands on its own
+        // thread (which cannot wait for itself) and its teardown races the process's exit.
+        for r in renderers { r.thread.stop() }
         return GoldenRunReport(driver: driver, shard: shard?.description, cases: await collector.results())
     }
 
