@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Stipple", targets: ["Stipple"]),
         .executable(name: "stipple", targets: ["StippleCLI"]),
+        .library(name: "StippleTesting", targets: ["StippleTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,9 +44,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // assertGolden for XCTest and Swift Testing: goldens in __Goldens__ beside the test file.
+        .target(name: "StippleTesting", dependencies: ["Stipple"]),
         .testTarget(
             name: "StippleTests",
-            dependencies: ["Stipple", "CStipple", "StippleCLI"]
+            dependencies: ["Stipple", "CStipple", "StippleCLI", "StippleTesting"]
         ),
     ]
 )

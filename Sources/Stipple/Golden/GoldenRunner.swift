@@ -1,0 +1,109 @@
+import Foundation
+
+/// Runs golden cases on `jobs` renderers, each with its own render thread and GL context,
+/// pulling cases from one shared queue. Results come back in case order whatever `jobs` is;
+/// a case that cannot be rendered (a bad script, say) is that case's `.error`, and the run goes on.
+public struct GoldenRunner: Sendable {
+    public struct Options: Sendable {
+        public var goldenDirectory: String
+        public var outputDirectory: String
+        public var jobs: Int
+        public var record: Bool
+        public var keepDiffs: Bool
+        public var isCI: Bool
+        public var platform: EGLPlatform
+
+        public init(goldenDirectory: String, outputDirectory: String, jobs: Int = 1, record: Bool = false,
+                    keepDiffs: Bool = false, isCI: Bool = false, platform: EGLPlatform = .automatic) {
+            self.goldenDirectory = goldenDirectory; self.outputDirectory = outputDirectory; self.jobs = jobs
+            self.record = record; self.keepDiffs = keepDiffs; self.isCI = isCI; self.platform = platform
+        }
+    }
+
+    public var options: Options
+
+    public init(options: Options) { self.options = options }
+
+    /// Opens the renderers (throws when EGL cannot be opened: not any one case's fault),
+    /// runs `cases`, and calls `progress` with each result in case order as soon as it can.
+    /// `started` is told the driver once the renderers are open, before any case runs.
+    public func run(_ cases: [GoldenCase], shard: Shard? = nil, started: ((DriverIdentity) -> Void)? = nil,
+                    progress: (@Sendable (GoldenCaseResult) -> Void)? = nil) async throws -> GoldenRunReport {
+        let count = max(1, min(options.jobs, cases.count))
+        var renderers: [Renderer] = []
+        for _ in 0..<count { renderers.append(try Renderer(platform: options.platform)) }
+        let driver = DriverIdentity(renderers[0].info)
+        started?(driver)
+        let check = GoldenCheck(store: GoldenStore(directory: options.goldenDirectory),
+                                outputDirectory: options.outputDirectory, driver: driver, record: options.record,
+                                isCI: options.isCI, keepDiffs: options.keepDiffs)
+        let queue = CaseQueue(count: cases.count)
+        let collector = OrderedCollector(count: cases.count, emit: progress)
+        await withTaskGroup(of: Void.self) { group in
+            for renderer in renderers {
+                group.addTask {
+                    while let i = await queue.take() {
+                        let result = await GoldenRunner.runCase(cases[i], on: renderer, check: check)
+                        await collector.put(result, at: i)
+                    }
+                }
+            }
+        }
+        // Ended here, off the render threads, so that no renderer's last release lands on its own
+        // thread (which cannot wait for itself) and its teardown races the process's exit.
+        for r in renderers { r.thread.stop() }
+        return GoldenRunReport(driver: driver, shard: shard?.description, cases: await collector.results())
+    }
+
+    /// Loads, renders and checks one case. Loading and comparing happen off the render thread,
+    /// so with several jobs one case's PNG work overlaps another's drawing.
+    static func runCase(_ c: GoldenCase, on renderer: Renderer, check: GoldenCheck) async -> GoldenCaseResult {
+        let started = Date()
+        do {
+            let scene = try Scene(script: try Script.load(path: c.scriptPath))
+            try scene.checkFits(renderer.info)
+            let settings = RenderSettings(effects: scene.effects, primitive: c.primitive)
+            let image = try await renderer.render(canvas: scene.canvas, batches: scene.batches(atFrame: c.frame),
+                                                  settings: settings)
+            return check.check(c, image: image, started: started)
+        } catch {
+            return GoldenCaseResult(name: c.name, script: c.scriptPath, frame: c.frame, primitive: c.primitive.rawValue,
+                                    verdict: .error, message: "\(error)",
+                                    tolerance: c.effectiveTolerance(crossDriver: false), driver: check.driver,
+                                    seconds: Date().timeIntervalSince(started))
+        }
+    }
+}
+
+/// Hands out case indices, each once.
+private actor CaseQueue {
+    private var next = 0
+    private let count: Int
+    init(count: Int) { self.count = count }
+    func take() -> Int? {
+        guard next < count else { return nil }
+        defer { next += 1 }
+        return next
+    }
+}
+
+/// Keeps results in case order and reports each as soon as every earlier one is in.
+private actor OrderedCollector {
+    private var slots: [GoldenCaseResult?]
+    private var emitted = 0
+    private let emit: (@Sendable (GoldenCaseResult) -> Void)?
+
+    init(count: Int, emit: (@Sendable (GoldenCaseResult) -> Void)?) {
+        slots = Array(repeating: nil, count: count); self.emit = emit
+    }
+
+    func put(_ result: GoldenCaseResult, at i: Int) {
+        slots[i] = result
+        while emitted < slots.count, let r = slots[emitted] {
+            emit?(r)
+            emitted += 1
+        }
+    }
+
+    func results() -> [GoldenCaseResult] { slots.compactMap { $0 } }
+}
