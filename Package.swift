@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "StippleTesting", dependencies: ["Stipple"]),
         .testTarget(
             name: "StippleTests",
-            dependencies: ["Stipple", "CStipple", "StippleCLI", "StippleTesting"]
+            dependencies: ["Stipple", "CStipple", "StippleCLI", "StippleTesting"],
+            // Goldens of StippleTesting's own tests, read from the source tree, not bundled.
+            exclude: ["__Goldens__"]
         ),
     ]
 )

@@ -109,14 +109,8 @@ struct TestCommand: AsyncParsableCommand {
         if let junit { try JUnitReport.write(result, to: junit, suiteName: suiteName) }
         if let report {
             try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
-            try writeHTMLReport(result, to: report)
+            try HTMLReport.write(report: result, to: report)
         }
     }
 }
 
-/// --report. HTMLReport is being written beside this (Sources/Stipple/Golden/HTMLReport.swift).
-func writeHTMLReport(_ report: GoldenRunReport, to directory: String) throws {
-    // HTMLREPORT-WIRE: replace the note below with this one line once HTMLReport exists:
-    // try HTMLReport.write(report: report, to: directory)
-    note("stipple: --report: the HTML report is not in this build yet; \(directory) left empty")
-}

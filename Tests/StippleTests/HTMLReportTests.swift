@@ -137,8 +137,8 @@ enum Chromium {
                              "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0"] + arguments
         let outURL = dir.appendingPathComponent("chromium-\(UUID().uuidString.prefix(6)).out")
         let errURL = outURL.appendingPathExtension("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
