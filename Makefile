@@ -11,11 +11,26 @@ OUT ?= out
 APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
                 libegl1 libegl-mesa0 libgles2 libgbm1 libgl1-mesa-dri
 
-.PHONY: deps build build-release run test goldens clean
+# For the tests only: headless Chromium opens the HTML report (the test skips without it).
+TEST_APT_PACKAGES := chromium
+# For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
+BENCH_APT_PACKAGES := libcairo2
+
+.PHONY: deps test-deps bench-deps apt-install build build-release run test bench goldens clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
-	@missing=$$(for p in $(APT_PACKAGES); do \
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_PACKAGES)"
+
+test-deps: deps
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+
+bench-deps: deps
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_APT_PACKAGES)"
+
+# Installs the Debian packages in PACKAGES that are missing (as root), or prints the command.
+apt-install:
+	@missing=$$(for p in $(PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done | xargs); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
@@ -40,9 +55,15 @@ run: build-release
 	$$($(SWIFT) build -c release --show-bin-path)/stipple render Fixtures/scripts/demo.json -o $(OUT)/demo.png
 	@echo "Rendered the demo: $(OUT)/demo.png"
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The standard benchmark set (under 2 minutes here), with its chart: see README "Benchmark".
+bench: bench-deps build-release
+	@mkdir -p $(OUT)
+	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --chart $(OUT)/bench.svg | tee $(OUT)/bench.txt
+	@echo "Table: $(OUT)/bench.txt, chart: $(OUT)/bench.svg"
 
 goldens: build
 	@bin=$$($(SWIFT) build --show-bin-path)/stipple; \
