@@ -11,6 +11,7 @@
 // Every call is made every frame: Stipple's state cache skips re-binds of what is already
 // bound, which on Mesa costs next to nothing either way.
 #define _POSIX_C_SOURCE 199309L
+#include "stp_say.h"
 #include "stp_bench.h"
 #include "stp_gl.h"
 
@@ -20,13 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 double stp_bench_now(void) {
     struct timespec t;
@@ -63,7 +57,7 @@ static GLuint compile(GLenum type, const char *source, const char *what, char *e
         char log[1024] = "";
         glGetShaderInfoLog(s, sizeof log, NULL, log);
         for (char *p = log; *p; p++) if (*p == '\n') *p = ' ';
-        say(err, errlen, "the %s shader does not compile: %s", what, log);
+        stp_say(err, errlen, "the %s shader does not compile: %s", what, log);
         glDeleteShader(s);
         return 0;
     }
@@ -94,7 +88,7 @@ static int make_program(bench_gl *g, const stp_bench_scene *s, char *err, size_t
         char log[1024] = "";
         glGetProgramInfoLog(g->program, sizeof log, NULL, log);
         for (char *p = log; *p; p++) if (*p == '\n') *p = ' ';
-        say(err, errlen, "the shaders do not link: %s", log);
+        stp_say(err, errlen, "the shaders do not link: %s", log);
         return -1;
     }
     g->u_target = glGetUniformLocation(g->program, "uTargetSize");
@@ -133,7 +127,7 @@ static int make_target(bench_gl *g, const stp_bench_scene *s, char *err, size_t 
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, g->target, 0);
     GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     if (status != GL_FRAMEBUFFER_COMPLETE) {
-        say(err, errlen, "a %dx%d RGBA8 framebuffer is incomplete (status 0x%x)", s->width, s->height,
+        stp_say(err, errlen, "a %dx%d RGBA8 framebuffer is incomplete (status 0x%x)", s->width, s->height,
             (unsigned)status);
         return -1;
     }
@@ -207,7 +201,7 @@ int stp_bench_gl(const stp_bench_scene *scene, int warmup, int reps, double *out
     if (!s || !s->vertex_source || !s->fragment_source || (s->count > 0 && !s->stamps) || s->count < 0 ||
         s->width < 1 || s->height < 1 || !s->brush || s->brush_width < 1 || s->brush_height < 1 ||
         warmup < 0 || reps < 0 || (reps > 0 && !out_seconds)) {
-        say(err, errlen, "stp_bench_gl: a scene with shaders, stamps, a canvas and a brush is needed");
+        stp_say(err, errlen, "stp_bench_gl: a scene with shaders, stamps, a canvas and a brush is needed");
         return -1;
     }
     while (glGetError() != GL_NO_ERROR) {}  // errors of earlier work are not this run's
@@ -225,7 +219,7 @@ int stp_bench_gl(const stp_bench_scene *scene, int warmup, int reps, double *out
         if (!s->upload_every_frame) upload(&g, s);
         GLenum e = glGetError();
         if (e != GL_NO_ERROR) {
-            say(err, errlen, "setting up the benchmark (%dx%d canvas, %d stamps) raised %s", s->width, s->height,
+            stp_say(err, errlen, "setting up the benchmark (%dx%d canvas, %d stamps) raised %s", s->width, s->height,
                 s->count, stp_gl_error_name(e));
             rc = -1;
         }
@@ -241,7 +235,7 @@ int stp_bench_gl(const stp_bench_scene *scene, int warmup, int reps, double *out
         }
         GLenum e = glGetError();
         if (e != GL_NO_ERROR) {
-            say(err, errlen, "drawing %d stamps in runs of %d raised %s", s->count, per_draw, stp_gl_error_name(e));
+            stp_say(err, errlen, "drawing %d stamps in runs of %d raised %s", s->count, per_draw, stp_gl_error_name(e));
             rc = -1;
         }
     }

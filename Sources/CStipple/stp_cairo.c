@@ -17,6 +17,7 @@
 // row, GL on llvmpipe the bottom: SPEC §4 lets drivers differ), and pixman's rounding
 // against llvmpipe's 8-bit blending (a few units a channel).
 #define _POSIX_C_SOURCE 199309L
+#include "stp_say.h"
 #include "stp_cairo.h"
 #include "stp_bench.h"
 
@@ -77,13 +78,6 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[256];
 static int loaded;
 
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 // dlsym hands back an object pointer; POSIX guarantees it converts to a function pointer.
 #define RESOLVE(field, name)                                                                  \
@@ -137,7 +131,7 @@ static void load(void) {
 int stp_cairo_available(char *err, size_t errlen) {
     pthread_once(&load_once, load);
     if (loaded) return 0;
-    say(err, errlen, "%s", load_error);
+    stp_say(err, errlen, "%s", load_error);
     return -1;
 }
 
@@ -163,13 +157,13 @@ static int open_canvas(stp_cairo_canvas *c, const stp_sketch_point *stamps, int 
     if (stp_cairo_available(err, errlen) != 0) return -1;
     if (count < 0 || (count > 0 && !stamps) || width < 1 || height < 1 || !brush || brush_width < 1 ||
         brush_height < 1) {
-        say(err, errlen, "stp_bench_cairo: stamps, a canvas and a brush are needed");
+        stp_say(err, errlen, "stp_bench_cairo: stamps, a canvas and a brush are needed");
         return -1;
     }
     int stride = cairo.format_stride_for_width(CAIRO_FORMAT_A8, brush_width);
     c->brush_rows = stride > 0 ? calloc((size_t)stride, (size_t)brush_height) : NULL;
     if (!c->brush_rows) {
-        say(err, errlen, "no memory for a %dx%d brush", brush_width, brush_height);
+        stp_say(err, errlen, "no memory for a %dx%d brush", brush_width, brush_height);
         return -1;
     }
     for (int y = 0; y < brush_height; y++)
@@ -188,7 +182,7 @@ static int open_canvas(stp_cairo_canvas *c, const stp_sketch_point *stamps, int 
     if (status == CAIRO_STATUS_SUCCESS) status = cairo.pattern_status(c->pattern);
     if (status == CAIRO_STATUS_SUCCESS) status = cairo.status(c->cr);
     if (status != CAIRO_STATUS_SUCCESS) {
-        say(err, errlen, "cairo could not make a %dx%d canvas and a %dx%d brush: %s", width, height, brush_width,
+        stp_say(err, errlen, "cairo could not make a %dx%d canvas and a %dx%d brush: %s", width, height, brush_width,
             brush_height, cairo.status_to_string(status));
         return -1;
     }
@@ -220,7 +214,7 @@ static void draw_frame(stp_cairo_canvas *c, const stp_sketch_point *stamps, int 
 static int frame_status(stp_cairo_canvas *c, char *err, size_t errlen) {
     int status = cairo.status(c->cr);
     if (status == CAIRO_STATUS_SUCCESS) return 0;
-    say(err, errlen, "cairo failed drawing the stamps: %s", cairo.status_to_string(status));
+    stp_say(err, errlen, "cairo failed drawing the stamps: %s", cairo.status_to_string(status));
     return -1;
 }
 
@@ -228,7 +222,7 @@ int stp_bench_cairo(const stp_sketch_point *stamps, int count, int width, int he
                     const unsigned char *brush, int brush_width, int brush_height, float point_scale,
                     int warmup, int reps, double *out_seconds, char *err, size_t errlen) {
     if (warmup < 0 || reps < 0 || (reps > 0 && !out_seconds)) {
-        say(err, errlen, "stp_bench_cairo: warmup and reps must be >= 0, with room for reps times");
+        stp_say(err, errlen, "stp_bench_cairo: warmup and reps must be >= 0, with room for reps times");
         return -1;
     }
     stp_cairo_canvas c;
@@ -250,7 +244,7 @@ int stp_cairo_render(const stp_sketch_point *stamps, int count, int width, int h
                      const unsigned char *brush, int brush_width, int brush_height, float point_scale,
                      unsigned char *out_rgba_premultiplied, char *err, size_t errlen) {
     if (!out_rgba_premultiplied) {
-        say(err, errlen, "stp_cairo_render: no output buffer");
+        stp_say(err, errlen, "stp_cairo_render: no output buffer");
         return -1;
     }
     stp_cairo_canvas c;

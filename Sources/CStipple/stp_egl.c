@@ -1,6 +1,7 @@
 // EGL bring-up: GBM on a render node, else Mesa's surfaceless platform, else EGL's
 // device platform. Extensions are checked before their functions are looked up.
 #define _GNU_SOURCE
+#include "stp_say.h"
 #include "stp_egl.h"
 
 #include <EGL/eglext.h>
@@ -36,13 +37,6 @@ struct stp_egl {
     char device[128];
 };
 
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 // True when the space-separated extension list names ext exactly.
 static int has_extension(const char *list, const char *ext) {
@@ -149,18 +143,18 @@ static int render_node_exists(void) {
 static EGLDisplay get_platform_display(EGLenum platform, void *native, char *err, size_t errlen) {
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     if (!client || !has_extension(client, "EGL_EXT_platform_base")) {
-        say(err, errlen, "EGL has no EGL_EXT_platform_base (is Mesa's EGL installed?); " STP_INSTALL_HINT);
+        stp_say(err, errlen, "EGL has no EGL_EXT_platform_base (is Mesa's EGL installed?); " STP_INSTALL_HINT);
         return EGL_NO_DISPLAY;
     }
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
     if (!get_display) {
-        say(err, errlen, "eglGetPlatformDisplayEXT is missing; " STP_INSTALL_HINT);
+        stp_say(err, errlen, "eglGetPlatformDisplayEXT is missing; " STP_INSTALL_HINT);
         return EGL_NO_DISPLAY;
     }
     EGLDisplay d = get_display(platform, native, NULL);
     if (d == EGL_NO_DISPLAY) {
-        say(err, errlen, "eglGetPlatformDisplayEXT failed (%s); " STP_INSTALL_HINT,
+        stp_say(err, errlen, "eglGetPlatformDisplayEXT failed (%s); " STP_INSTALL_HINT,
             stp_egl_error_name(eglGetError()));
     }
     return d;
@@ -169,19 +163,19 @@ static EGLDisplay get_platform_display(EGLenum platform, void *native, char *err
 static int open_gbm(stp_egl *egl, char *err, size_t errlen) {
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     if (!has_extension(client, "EGL_KHR_platform_gbm") && !has_extension(client, "EGL_MESA_platform_gbm")) {
-        say(err, errlen, "EGL has no GBM platform (EGL_KHR_platform_gbm); " STP_INSTALL_HINT);
+        stp_say(err, errlen, "EGL has no GBM platform (EGL_KHR_platform_gbm); " STP_INSTALL_HINT);
         return -1;
     }
     egl->drm_fd = open_render_node(egl->device, sizeof egl->device);
     if (egl->drm_fd < 0) {
-        say(err, errlen, "the GBM platform needs a render node (/dev/dri/renderD*), and this machine has none "
+        stp_say(err, errlen, "the GBM platform needs a render node (/dev/dri/renderD*), and this machine has none "
             "(no GPU, or no access to it); use STIPPLE_EGL_PLATFORM=surfaceless or leave it unset");
         egl->device[0] = '\0';
         return -1;
     }
     egl->gbm = gbm_create_device(egl->drm_fd);
     if (!egl->gbm) {
-        say(err, errlen, "gbm_create_device(%s) failed; install libgbm1 and Mesa's drivers (libgl1-mesa-dri)",
+        stp_say(err, errlen, "gbm_create_device(%s) failed; install libgbm1 and Mesa's drivers (libgl1-mesa-dri)",
             egl->device);
         return -1;
     }
@@ -192,7 +186,7 @@ static int open_gbm(stp_egl *egl, char *err, size_t errlen) {
 static int open_surfaceless(stp_egl *egl, char *err, size_t errlen) {
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     if (!has_extension(client, "EGL_MESA_platform_surfaceless")) {
-        say(err, errlen, "EGL has no surfaceless platform (EGL_MESA_platform_surfaceless); " STP_INSTALL_HINT);
+        stp_say(err, errlen, "EGL has no surfaceless platform (EGL_MESA_platform_surfaceless); " STP_INSTALL_HINT);
         return -1;
     }
     egl->display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, err, errlen);
@@ -203,18 +197,18 @@ static int open_device(stp_egl *egl, char *err, size_t errlen) {
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     if (!has_extension(client, "EGL_EXT_platform_device") ||
         !(has_extension(client, "EGL_EXT_device_enumeration") || has_extension(client, "EGL_EXT_device_base"))) {
-        say(err, errlen, "EGL has no device platform (EGL_EXT_platform_device); " STP_INSTALL_HINT);
+        stp_say(err, errlen, "EGL has no device platform (EGL_EXT_platform_device); " STP_INSTALL_HINT);
         return -1;
     }
     PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
     if (!query_devices) {
-        say(err, errlen, "eglQueryDevicesEXT is missing; " STP_INSTALL_HINT);
+        stp_say(err, errlen, "eglQueryDevicesEXT is missing; " STP_INSTALL_HINT);
         return -1;
     }
     EGLDeviceEXT devices[16];
     EGLint count = 0;
     if (!query_devices(16, devices, &count) || count < 1) {
-        say(err, errlen, "EGL's device platform lists no device; " STP_INSTALL_HINT);
+        stp_say(err, errlen, "EGL's device platform lists no device; " STP_INSTALL_HINT);
         return -1;
     }
     // Every device is tried in order; the first that initialises wins (index noted).
@@ -226,7 +220,7 @@ static int open_device(stp_egl *egl, char *err, size_t errlen) {
 static int create_context(stp_egl *egl, char *err, size_t errlen) {
     EGLint major = 0, minor = 0;
     if (!eglInitialize(egl->display, &major, &minor)) {
-        say(err, errlen, "eglInitialize on the %s platform failed (%s); " STP_INSTALL_HINT,
+        stp_say(err, errlen, "eglInitialize on the %s platform failed (%s); " STP_INSTALL_HINT,
             stp_egl_platform_name(egl->platform), stp_egl_error_name(eglGetError()));
         egl->display = EGL_NO_DISPLAY;
         return -1;
@@ -237,7 +231,7 @@ static int create_context(stp_egl *egl, char *err, size_t errlen) {
     snprintf(egl->vendor, sizeof egl->vendor, "%s", vendor ? vendor : "unknown");
 
     if (!eglBindAPI(EGL_OPENGL_ES_API)) {
-        say(err, errlen, "eglBindAPI(EGL_OPENGL_ES_API) failed (%s): this EGL has no OpenGL ES; "
+        stp_say(err, errlen, "eglBindAPI(EGL_OPENGL_ES_API) failed (%s): this EGL has no OpenGL ES; "
             "install libgles2 and libgl1-mesa-dri", stp_egl_error_name(eglGetError()));
         return -1;
     }
@@ -252,7 +246,7 @@ static int create_context(stp_egl *egl, char *err, size_t errlen) {
     EGLConfig configs[64];
     EGLint count = 0;
     if (!eglChooseConfig(egl->display, config_attribs, configs, 64, &count) || count < 1) {
-        say(err, errlen, "no EGL config with 8-bit RGBA and OpenGL ES 2 on the %s platform (%s)",
+        stp_say(err, errlen, "no EGL config with 8-bit RGBA and OpenGL ES 2 on the %s platform (%s)",
             stp_egl_platform_name(egl->platform), stp_egl_error_name(eglGetError()));
         return -1;
     }
@@ -269,7 +263,7 @@ static int create_context(stp_egl *egl, char *err, size_t errlen) {
             }
         }
         if (!matched) {
-            say(err, errlen, "no EGL config on GBM matches GBM_FORMAT_ARGB8888");
+            stp_say(err, errlen, "no EGL config on GBM matches GBM_FORMAT_ARGB8888");
             return -1;
         }
     }
@@ -277,7 +271,7 @@ static int create_context(stp_egl *egl, char *err, size_t errlen) {
     const EGLint context_attribs[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
     egl->context = eglCreateContext(egl->display, egl->config, EGL_NO_CONTEXT, context_attribs);
     if (egl->context == EGL_NO_CONTEXT) {
-        say(err, errlen, "eglCreateContext for OpenGL ES 2 failed (%s)", stp_egl_error_name(eglGetError()));
+        stp_say(err, errlen, "eglCreateContext for OpenGL ES 2 failed (%s)", stp_egl_error_name(eglGetError()));
         return -1;
     }
 
@@ -286,7 +280,7 @@ static int create_context(stp_egl *egl, char *err, size_t errlen) {
     if (gbm) {
         egl->gbm_surface = gbm_surface_create(egl->gbm, 16, 16, GBM_FORMAT_ARGB8888, GBM_BO_USE_RENDERING);
         if (!egl->gbm_surface) {
-            say(err, errlen, "gbm_surface_create failed on %s", egl->device);
+            stp_say(err, errlen, "gbm_surface_create failed on %s", egl->device);
             return -1;
         }
         egl->surface = eglCreateWindowSurface(egl->display, egl->config,
@@ -296,7 +290,7 @@ static int create_context(stp_egl *egl, char *err, size_t errlen) {
         egl->surface = eglCreatePbufferSurface(egl->display, egl->config, pbuffer_attribs);
     }
     if (egl->surface == EGL_NO_SURFACE) {
-        say(err, errlen, "creating the %s surface failed (%s)", gbm ? "GBM window" : "pbuffer",
+        stp_say(err, errlen, "creating the %s surface failed (%s)", gbm ? "GBM window" : "pbuffer",
             stp_egl_error_name(eglGetError()));
         return -1;
     }
@@ -305,7 +299,7 @@ static int create_context(stp_egl *egl, char *err, size_t errlen) {
 
 stp_egl *stp_egl_open(stp_platform request, char *err, size_t errlen) {
     stp_egl *egl = calloc(1, sizeof *egl);
-    if (!egl) { say(err, errlen, "out of memory"); return NULL; }
+    if (!egl) { stp_say(err, errlen, "out of memory"); return NULL; }
     egl->drm_fd = -1;
     egl->display = EGL_NO_DISPLAY;
     egl->context = EGL_NO_CONTEXT;
@@ -370,7 +364,7 @@ const stp_egl *stp_egl_current_here(void) { return current_here; }
 
 int stp_egl_make_current(stp_egl *egl, char *err, size_t errlen) {
     if (!eglMakeCurrent(egl->display, egl->surface, egl->surface, egl->context)) {
-        say(err, errlen, "eglMakeCurrent failed (%s)", stp_egl_error_name(eglGetError()));
+        stp_say(err, errlen, "eglMakeCurrent failed (%s)", stp_egl_error_name(eglGetError()));
         return -1;
     }
     current_here = egl;

@@ -1,5 +1,6 @@
 // PNG read and write on libpng. libpng reports errors by longjmp, which Swift cannot
 // catch: every libpng call stays in here, behind setjmp, and comes out as a status code.
+#include "stp_say.h"
 #include "stp_png.h"
 
 #include <errno.h>
@@ -10,20 +11,13 @@
 #include <string.h>
 #include <zlib.h>
 
-static void say(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 // libpng's message goes into the caller's buffer before libpng longjmps.
 typedef struct { char *err; size_t errlen; } png_errbox;
 
 static void on_png_error(png_structp png, png_const_charp message) {
     png_errbox *box = png_get_error_ptr(png);
-    if (box) say(box->err, box->errlen, "%s", message);
+    if (box) stp_say(box->err, box->errlen, "%s", message);
     png_longjmp(png, 1);
 }
 
@@ -54,13 +48,13 @@ static void read_counted(png_structp png, png_bytep data, png_size_t len) {
 int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
-    if (!f) { say(err, errlen, "cannot open: %s", strerror(errno)); return -1; }
+    if (!f) { stp_say(err, errlen, "cannot open: %s", strerror(errno)); return -1; }
 
     unsigned char signature[8];
     size_t got = fread(signature, 1, 8, f);
     if (got != 8 || png_sig_cmp(signature, 0, 8) != 0) {
-        if (ferror(f)) say(err, errlen, "cannot read: %s", strerror(errno));
-        else say(err, errlen, "it does not start with the 8-byte PNG signature: is it a PNG at all?");
+        if (ferror(f)) stp_say(err, errlen, "cannot read: %s", strerror(errno));
+        else stp_say(err, errlen, "it does not start with the 8-byte PNG signature: is it a PNG at all?");
         fclose(f);
         return -1;
     }
@@ -72,7 +66,7 @@ int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen)
     if (!png || !info) {
         if (png) png_destroy_read_struct(&png, NULL, NULL);
         fclose(f);
-        say(err, errlen, "out of memory");
+        stp_say(err, errlen, "out of memory");
         return -1;
     }
     // Volatile: read after longjmp.
@@ -109,13 +103,13 @@ int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen)
     png_read_update_info(png, info);
 
     if (png_get_rowbytes(png, info) != (size_t)width * 4) {
-        say(err, errlen, "unsupported PNG layout (%d-bit, colour type %d)", bit_depth, color_type);
+        stp_say(err, errlen, "unsupported PNG layout (%d-bit, colour type %d)", bit_depth, color_type);
         png_longjmp(png, 1);
     }
     pixels = malloc((size_t)width * height * 4);
     rows = malloc(sizeof(png_bytep) * height);
     if (!pixels || !rows) {
-        say(err, errlen, "out of memory for a %ux%u image", (unsigned)width, (unsigned)height);
+        stp_say(err, errlen, "out of memory for a %ux%u image", (unsigned)width, (unsigned)height);
         png_longjmp(png, 1);
     }
     for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 4;
@@ -161,13 +155,13 @@ int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
                    unsigned char **out, size_t *out_len, char *err, size_t errlen) {
     *out = NULL;
     *out_len = 0;
-    if (width <= 0 || height <= 0) { say(err, errlen, "cannot encode an empty image"); return -1; }
+    if (width <= 0 || height <= 0) { stp_say(err, errlen, "cannot encode an empty image"); return -1; }
     png_errbox box = { err, errlen };
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &box, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         if (png) png_destroy_write_struct(&png, NULL);
-        say(err, errlen, "out of memory");
+        stp_say(err, errlen, "out of memory");
         return -1;
     }
     png_membuf buf = { NULL, 0, 0, 0 };
