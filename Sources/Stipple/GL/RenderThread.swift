@@ -16,6 +16,8 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
     private var blocks: [() -> Void] = []
     private var stopping = false
     private var threadID: pthread_t?
+    /// Signalled once `tearDown` has run (or `setUp` failed): the context is released.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Starts the thread and runs `setUp` on it first (making the context current);
     /// returns once `setUp` has finished, rethrowing what it threw (the thread then ends).
@@ -34,11 +36,13 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
             } catch {
                 setUpError = error
                 ready.signal()
+                self.ended.signal()
                 return
             }
             ready.signal()
             self.runLoop()
             tearDown()
+            self.ended.signal()
         }
         thread.name = name
         thread.stackSize = 1 << 22
@@ -101,11 +105,16 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
         return try result!.get()
     }
 
-    /// Asks the thread to finish its queued work, tear down and end. Does not wait.
+    /// Asks the thread to finish its queued work, tear down and end, and waits until it
+    /// has torn down (unless called on the render thread itself): whoever closes the EGL
+    /// display next (eglTerminate unloads the driver) must not race the thread's release
+    /// of its context — that crashed `stipple` at exit (SIGSEGV, double free).
     public func stop() {
         condition.lock()
+        let wasStopping = stopping
         stopping = true
         condition.signal()
         condition.unlock()
+        if !wasStopping && !isCurrent { ended.wait() }
     }
 }
