@@ -388,7 +388,10 @@ void stp_egl_close(stp_egl *egl) {
     if (egl->display != EGL_NO_DISPLAY) {
         if (egl->surface != EGL_NO_SURFACE) eglDestroySurface(egl->display, egl->surface);
         if (egl->context != EGL_NO_CONTEXT) eglDestroyContext(egl->display, egl->context);
-        if (display_release(egl->display)) eglTerminate(egl->display);
+        // No eglTerminate, even for the last user: it unloads Mesa's driver (dlclose), and a
+        // render thread that is still ending runs the driver's thread-exit destructors
+        // from the unloaded code (SIGSEGV at exit). The display lives until the process ends.
+        (void)display_release(egl->display);
     }
     if (egl->gbm_surface) gbm_surface_destroy(egl->gbm_surface);
     if (egl->gbm) gbm_device_destroy(egl->gbm);
