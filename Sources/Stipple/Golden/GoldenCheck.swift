@@ -139,8 +139,9 @@ public struct GoldenCheck: Sendable {
         _ = rmdir(dir) // only when empty: anything else a user put there stays
     }
 
+    /// Goldens live in repositories: written small (zlib 9, adaptive filters), not fast.
     private func writeGolden(_ image: Image, to path: String) throws {
         try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
-        try PNGFile.write(image, to: path)
+        try PNGFile.write(image, to: path, compression: 9)
     }
 }

@@ -18,7 +18,7 @@ enum GoldenFixtures {
     /// Every Fixtures/scripts/*.json, by name.
     static func all() throws -> [Fixture] {
         let files = try FileManager.default.contentsOfDirectory(atPath: scriptsFolder.path)
-        let fixtures = files.filter { $0.hasSuffix(".json") }.sorted().map {
+        let fixtures = files.filter { $0.hasSuffix(".json") && $0 != GoldenConfig.fileName }.sorted().map {
             Fixture(name: String($0.dropLast(5)), script: scriptsFolder.appendingPathComponent($0))
         }
         if fixtures.isEmpty { throw RenderError("no fixture scripts in \(scriptsFolder.path)") }
