@@ -122,10 +122,18 @@ public actor Renderer {
         var ranges: [(Int, Int)] = []
         ranges.reserveCapacity(batches.count)
         let effects = settings.effects
+        // The common case — one batch, every stamp live, upright — is uploaded straight from
+        // the caller's array: no copy of the stamps on the CPU.
+        var direct = false
         for batch in batches {
             let start = pointVertices.count
             let allLive = batch.stamps.withUnsafeBufferPointer { stamps in
                 !stamps.contains { !effects.isLive(age: $0.age + ageOffset) }
+            }
+            if allLive && batches.count == 1 && !anyRotation {
+                direct = true
+                ranges.append((0, batch.stamps.count))
+                break
             }
             if allLive {
                 pointVertices.append(contentsOf: batch.stamps)
@@ -144,26 +152,26 @@ public actor Renderer {
         }
         quadVertices.removeAll(keepingCapacity: true)
         runs.removeAll(keepingCapacity: true)
-        pointVertices.withUnsafeBufferPointer { all in
-            pointRotations.withUnsafeBufferPointer { rot in
-                for (index, (start, count)) in ranges.enumerated() {
-                    let slice = UnsafeBufferPointer(rebasing: all[start..<start + count])
-                    var bounds = StampBounds()
-                    for p in slice { bounds.add(p) }
-                    if planner.pointsSuffice(for: bounds) {
-                        // Nothing here can need a quad: one run, no look at each stamp's age.
-                        planner.planAllPoints(batch: index, source: 0, first: start, count: count, runs: &runs)
-                        continue
-                    }
-                    let rotations = anyRotation ? UnsafeBufferPointer(rebasing: rot[start..<start + count]) : nil
-                    planner.plan(batch: index, source: 0, stamps: slice, rotations: rotations, bufferBase: start,
-                                 keepCulledInRuns: false, quads: &quadVertices, runs: &runs)
+        let plan = { (all: UnsafeBufferPointer<SketchPoint>, rot: UnsafeBufferPointer<Float>) in
+            for (index, (start, count)) in ranges.enumerated() {
+                let slice = UnsafeBufferPointer(rebasing: all[start..<start + count])
+                var bounds = StampBounds()
+                for p in slice { bounds.add(p) }
+                if planner.pointsSuffice(for: bounds) {
+                    // Nothing here can need a quad: one run, no look at each stamp's age.
+                    planner.planAllPoints(batch: index, source: 0, first: start, count: count, runs: &self.runs)
+                    continue
                 }
+                let rotations = anyRotation ? UnsafeBufferPointer(rebasing: rot[start..<start + count]) : nil
+                planner.plan(batch: index, source: 0, stamps: slice, rotations: rotations, bufferBase: start,
+                             keepCulledInRuns: false, quads: &self.quadVertices, runs: &self.runs)
             }
         }
+        let stamps = direct ? batches[0].stamps : pointVertices
+        stamps.withUnsafeBufferPointer { all in pointRotations.withUnsafeBufferPointer { plan(all, $0) } }
         guard !runs.isEmpty else { return }
         if runs.contains(where: { $0.primitive == .points }) {
-            pointVertices.withUnsafeBufferPointer { pointBuffer.upload(gl, $0, strategy: vertexUpload) }
+            stamps.withUnsafeBufferPointer { pointBuffer.upload(gl, $0, strategy: vertexUpload) }
             if anyRotation { pointRotations.withUnsafeBufferPointer { rotationBuffer.upload(gl, $0, strategy: vertexUpload) } }
         }
         let source = PointSource(stamps: pointBuffer, rotations: anyRotation ? rotationBuffer : nil)
