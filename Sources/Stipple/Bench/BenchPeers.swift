@@ -4,7 +4,7 @@ import CStipple
 enum BenchPeers {
     /// Stipple's immediate-path GL sequence from C, on the renderer's own render thread and
     /// context (so both run on the same driver state), timed there the same way.
-    static func glBaseline(_ renderer: Renderer, stamps: [SketchPoint], perDraw: Int, config: BenchConfig,
+    static func cBaseline(_ renderer: Renderer, stamps: [SketchPoint], perDraw: Int, config: BenchConfig,
                            brush: Brush, warmup: Int, reps: Int) async throws -> Timing {
         let (vertex, fragment) = try renderer.shaderSources(for: .points)
         let width = config.width, height = config.height

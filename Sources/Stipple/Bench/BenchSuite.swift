@@ -62,7 +62,7 @@ public struct BenchSuite: Sendable {
             // Each side gets one untimed frame right before its timed one, so neither is timed
             // straight after the other's teardown (the C side builds and frees its objects each call).
             s += try await renderer.measure(warmup: 1, reps: 1, stipple).samples
-            c += try await BenchPeers.glBaseline(renderer, stamps: stamps, perDraw: perDraw, config: config,
+            c += try await BenchPeers.cBaseline(renderer, stamps: stamps, perDraw: perDraw, config: config,
                                                  brush: brush, warmup: 1, reps: 1).samples
         }
         let ratios = zip(s, c).map { $0 / $1 }
