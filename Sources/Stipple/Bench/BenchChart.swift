@@ -30,6 +30,16 @@ public enum BenchChart {
         if frames.contains(where: { !$0.points.isEmpty }) {
             panels.append(panel(title: "Time a frame, k = \(report.config.newPerFrame) new stamps a frame", x: "live stamps L",
                                 y: "ms/frame", series: frames))
+            let bytes: [Series] = UploadStrategy.allCases.enumerated().map { i, s in
+                Series(name: s.rawValue, color: i == 0 ? "#2ca02c" : "#9467bd", points: report.rows
+                    .filter { $0.scenario == "animation" && $0.variant == s.rawValue }
+                    .compactMap { row in
+                        guard let live = liveCount(row.workload), let v = row.figures["bytes/frame"] else { return nil }
+                        return (Double(live), v)
+                    })
+            }
+            panels.append(panel(title: "Bytes uploaded a frame, k = \(report.config.newPerFrame)", x: "live stamps L",
+                                y: "bytes/frame", series: bytes))
         }
         let width = 560, height = 360
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height * max(panels.count, 1) + 30)\" "
