@@ -79,7 +79,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let stamps { config.stamps = stamps }
         if let radius { config.radius = radius }
         if let size, let (w, h) = parseSize(size) { config.width = w; config.height = h }
-        if let reps { config.reps = reps }
+        if let reps { config.reps = reps; config.pairs = max(reps, config.pairs) }
         if let warmup { config.warmup = warmup }
         if let live, let counts = parseList(live) { config.liveCounts = counts }
         if let frames { config.sequenceFrames = frames }

@@ -32,6 +32,8 @@ public struct BenchConfig: Sendable, Codable {
     public var sequenceFrames = 300
     public var warmup = 2
     public var reps = 7
+    /// Pairs in the Stipple-against-C comparisons: their ratio is the noisiest figure.
+    public var pairs = 11
     public var seed: UInt64 = 1
 
     public init() {}
@@ -49,6 +51,7 @@ public struct BenchConfig: Sendable, Codable {
         c.sequenceFrames = 12
         c.warmup = 1
         c.reps = 3
+        c.pairs = 3
         return c
     }
 }

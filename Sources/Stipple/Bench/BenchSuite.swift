@@ -58,7 +58,7 @@ public struct BenchSuite: Sendable {
                 stipple: @escaping @Sendable (isolated Renderer) throws -> Void) async throws -> (Timing, Timing, Double) {
         _ = try await renderer.measure(warmup: config.warmup, reps: 1, stipple)
         var s: [Double] = [], c: [Double] = []
-        for _ in 0..<config.reps {
+        for _ in 0..<config.pairs {
             // Each side gets one untimed frame right before its timed one, so neither is timed
             // straight after the other's teardown (the C side builds and frees its objects each call).
             s += try await renderer.measure(warmup: 1, reps: 1, stipple).samples

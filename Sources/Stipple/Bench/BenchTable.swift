@@ -5,7 +5,8 @@ public enum BenchTable {
     public static func render(_ report: BenchReport) -> String {
         var out = "stipple bench: \(report.renderer) (\(report.platform)), \(report.glVersion), "
             + "llvmpipe threads: \(report.llvmpipeThreads), \(report.cores) cores, \(report.date)\n"
-        out += "times are medians over \(report.config.reps) repetitions after \(report.config.warmup) warm-up; "
+        out += "times are medians over \(report.config.reps) repetitions after \(report.config.warmup) warm-up "
+            + "(\(report.config.pairs) alternating pairs where Stipple meets the C baseline); "
             + "min and p95 beside them; every GPU time ends with glFinish\n"
         var scenarios: [String] = []
         for row in report.rows where !scenarios.contains(row.scenario) { scenarios.append(row.scenario) }
