@@ -191,8 +191,7 @@ final class BadInputTests: XCTestCase {
 
     // MARK: Canvas
 
-    /// Stipple caps a side at 16384 before any driver is asked; the message says so. (Mesa's
-    /// software drivers allow 16384 too, so their own limit cannot be reached from a script here.)
+    /// A side beyond anything Stipple takes (65536) is refused by the script layer.
     func testCanvasLargerThanTheLimit() throws {
         try write("bad.json", """
             {
@@ -200,7 +199,26 @@ final class BadInputTests: XCTestCase {
             }
             """)
         try assertRefused(["render", "bad.json", "-o", "out.png"], output: "out.png",
-                          says: "bad.json:2:24: canvas width must be a whole number from 1 to 16384, found 100000")
+                          says: "bad.json:2:24: canvas width must be a whole number from 1 to 65536, found 100000")
+    }
+
+    /// A canvas the script layer takes but this driver cannot hold (llvmpipe: 16384): the
+    /// message blames the canvas size in the script and names the driver's limit.
+    func testCanvasLargerThanTheDriverAllows() throws {
+        try write("bad.json", """
+            {
+              "canvas": { "width": 20000, "height": 8 }
+            }
+            """)
+        let info = try TestSupport.stipple(["info", "--json"])
+        let json = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+        let texture = try XCTUnwrap(json?["maxTextureSize"] as? Int)
+        try XCTSkipIf(texture >= 20000, "this driver takes a 20000 px canvas")
+        let renderer = try XCTUnwrap(json?["renderer"] as? String)
+        let viewport = try XCTUnwrap(json?["maxViewport"] as? [Int])
+        let w = min(texture, viewport[0]), h = min(texture, viewport[1])
+        try assertRefused(["render", "bad.json", "-o", "out.png"], output: "out.png",
+                          says: "bad.json:2:24: a 20000×8 canvas is larger than this driver allows (\(w)×\(h) on \(renderer))")
     }
 
     // MARK: Brushes

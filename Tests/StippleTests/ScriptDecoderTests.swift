@@ -74,7 +74,7 @@ final class ScriptDecoderTests: XCTestCase {
         XCTAssertEqual(s.canvas.width, 1)
         XCTAssertEqual(s.canvas.height, 1000)
         XCTAssertEqual(s.seed, 1 << 53)
-        XCTAssertEqual(try fx.parse(#"{ "canvas": { "width": 16384, "height": 1 } }"#).canvas.width, 16384)
+        XCTAssertEqual(try fx.parse(#"{ "canvas": { "width": 65536, "height": 1 } }"#).canvas.width, 65536)
     }
 
     func testBackgroundWithAlphaAndImage() throws {
@@ -133,15 +133,15 @@ final class ScriptDecoderTests: XCTestCase {
         fx.assertError(#"{ "canvas": { "height": 2 } }"#, at: "{ \"height\"", #"missing key "width" in canvas"#)
         fx.assertError(#"{ "canvas": { "width": 2 } }"#, at: "{ \"width\"", #"missing key "height" in canvas"#)
         fx.assertError(#"{ "canvas": { "width": 0, "height": 2 } }"#, at: "0,",
-                       "canvas width must be a whole number from 1 to 16384, found 0")
-        fx.assertError(#"{ "canvas": { "width": 16385, "height": 2 } }"#, at: "16385",
-                       "canvas width must be a whole number from 1 to 16384, found 16385")
+                       "canvas width must be a whole number from 1 to 65536, found 0")
+        fx.assertError(#"{ "canvas": { "width": 65537, "height": 2 } }"#, at: "65537",
+                       "canvas width must be a whole number from 1 to 65536, found 65537")
         fx.assertError(#"{ "canvas": { "width": 2, "height": 3.5 } }"#, at: "3.5",
-                       "canvas height must be a whole number from 1 to 16384, found 3.5")
+                       "canvas height must be a whole number from 1 to 65536, found 3.5")
         fx.assertError(#"{ "canvas": { "width": 2, "height": -4 } }"#, at: "-4",
-                       "canvas height must be a whole number from 1 to 16384, found -4")
+                       "canvas height must be a whole number from 1 to 65536, found -4")
         fx.assertError(#"{ "canvas": { "width": 1e9, "height": 2 } }"#, at: "1e9",
-                       "canvas width must be a whole number from 1 to 16384, found 1e9")
+                       "canvas width must be a whole number from 1 to 65536, found 1e9")
     }
 
     func testBackground() {

@@ -8,7 +8,7 @@ public struct CanvasSpec: Sendable {
     public var sizeLocation: InputLocation
 
     /// The largest side a script may ask for; the driver may allow less.
-    public static let maxSide = 16384
+    public static let maxSide = 65536
 
     public init(width: Int, height: Int, background: Background = .color(.transparent),
                 sizeLocation: InputLocation = .file) {
