@@ -46,6 +46,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Frames in the sequence scenario.")
     var frames: Int?
 
+    @Option(help: "PNG compression of the sequence scenario's frames: 0-3 fast, 4-9 smaller (as render --compression).")
+    var compression: Int32?
+
     @Flag(help: "Print the report as JSON instead of a table.")
     var json = false
 
@@ -60,6 +63,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let size, parseSize(size) == nil { throw ValidationError("Please give --size as WxH, e.g. 1280x720.") }
         if let live, parseList(live) == nil { throw ValidationError("Please give --live as counts separated by commas.") }
         if let frames, frames < 1 { throw ValidationError("Please give --frames of 1 or more.") }
+        if let compression, !(0...9).contains(compression) { throw ValidationError("Please give --compression from 0 to 9.") }
     }
 
     func parseSize(_ text: String) -> (Int, Int)? {
@@ -83,6 +87,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let warmup { config.warmup = warmup }
         if let live, let counts = parseList(live) { config.liveCounts = counts }
         if let frames { config.sequenceFrames = frames }
+        if let compression { config.compression = compression }
         if let chart { try checkOutput(chart, notAnyOf: []) }
 
         let verbose = !json

@@ -30,6 +30,8 @@ public struct BenchConfig: Sendable, Codable {
     public var animationFrames = 8
     public var readbackSizes = [[320, 568], [1280, 720], [1920, 1080]]
     public var sequenceFrames = 300
+    /// PNG compression of the sequence scenario's frames (see `PNGFile.encode`).
+    public var compression: Int32 = PNGFile.defaultCompression
     public var warmup = 2
     public var reps = 7
     /// Pairs in the Stipple-against-C comparisons: their ratio is the noisiest figure.

@@ -261,7 +261,7 @@ public struct BenchSuite: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stipple-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let work = "\(frames) frames \(config.width)×\(config.height), \(k) new a frame, M=110"
+        let work = "\(frames) frames \(config.width)×\(config.height), \(k) new a frame, M=110, PNG level \(config.compression)"
 
         func layer() async throws -> LayerID {
             let id = await renderer.makeLayer(brushKey: "bench", brush: brush)
@@ -287,14 +287,14 @@ public struct BenchSuite: Sendable {
         let encodeStart = DispatchTime.now().uptimeNanoseconds
         for n in 0..<frames {
             try PNGFile.write(images[n % images.count], to: (folder as NSString).appendingPathComponent("e-\(n).png"),
-                              durable: false)
+                              compression: config.compression, durable: false)
         }
         let encodeOnly = seconds(since: encodeStart)
         let encodeCPU = cpuSeconds() - encodeCPU0
 
         log("sequence: render and encode overlapped")
         let pipeLayer = try await layer()
-        let sequence = FrameSequence(frames: 0...(frames - 1), folder: folder)
+        let sequence = FrameSequence(frames: 0...(frames - 1), folder: folder, compression: config.compression)
         let pipeStart = DispatchTime.now().uptimeNanoseconds
         try await sequence.run(render: { n in
             try await renderer.renderLayers([pipeLayer], canvas: canvas, frame: n, settings: settings)
