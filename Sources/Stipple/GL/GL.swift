@@ -8,7 +8,7 @@ import Foundation
 final class GL {
     let context: GLContext
 
-    /// What this context has done since it was made (or since `resetStats`).
+    /// What this context has done since it was made.
     struct Stats: Equatable, Sendable {
         var calls = 0          // GL entry points actually called
         var draws = 0          // glDrawArrays calls
@@ -26,8 +26,6 @@ final class GL {
     private var viewportSize = (0, 0)
 
     init(context: GLContext) { self.context = context }
-
-    func resetStats() { stats = Stats() }
 
     /// Forgets what the cache believes is bound (after code outside this layer used GL).
     func invalidateStateCache() {
