@@ -19,27 +19,12 @@ public enum BenchChart {
         if calls.contains(where: { !$0.points.isEmpty }) {
             panels.append(panel(title: "Draw calls per second", x: "stamps per draw", y: "calls/s", series: calls))
         }
-        let frames: [Series] = UploadStrategy.allCases.enumerated().map { i, s in
-            Series(name: s.rawValue, color: i == 0 ? "#2ca02c" : "#9467bd", points: report.rows
-                .filter { $0.scenario == "animation" && $0.variant == s.rawValue }
-                .compactMap { row in
-                    guard let live = liveCount(row.workload), let v = row.figures["ms/frame"] else { return nil }
-                    return (Double(live), v)
-                })
-        }
-        if frames.contains(where: { !$0.points.isEmpty }) {
-            panels.append(panel(title: "Time a frame, k = \(report.config.newPerFrame) new stamps a frame", x: "live stamps L",
-                                y: "ms/frame", series: frames))
-            let bytes: [Series] = UploadStrategy.allCases.enumerated().map { i, s in
-                Series(name: s.rawValue, color: i == 0 ? "#2ca02c" : "#9467bd", points: report.rows
-                    .filter { $0.scenario == "animation" && $0.variant == s.rawValue }
-                    .compactMap { row in
-                        guard let live = liveCount(row.workload), let v = row.figures["bytes/frame"] else { return nil }
-                        return (Double(live), v)
-                    })
-            }
-            panels.append(panel(title: "Bytes uploaded a frame, k = \(report.config.newPerFrame)", x: "live stamps L",
-                                y: "bytes/frame", series: bytes))
+        if report.rows.contains(where: { $0.scenario == "animation" }) {
+            let k = report.config.newPerFrame
+            panels.append(panel(title: "Time a frame, k = \(k) new stamps a frame", x: "live stamps L",
+                                y: "ms/frame", series: animationSeries(report, figure: "ms/frame")))
+            panels.append(panel(title: "Bytes uploaded a frame, k = \(k)", x: "live stamps L",
+                                y: "bytes/frame", series: animationSeries(report, figure: "bytes/frame")))
         }
         let width = 560, height = 360
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height * max(panels.count, 1) + 30)\" "
@@ -49,6 +34,18 @@ public enum BenchChart {
             svg += "<g transform=\"translate(0,\(30 + i * height))\">\n\(p)</g>\n"
         }
         return svg + "</svg>\n"
+    }
+
+    /// One curve an upload strategy: `figure` against the live count L.
+    static func animationSeries(_ report: BenchReport, figure: String) -> [Series] {
+        UploadStrategy.allCases.enumerated().map { i, s in
+            Series(name: s.rawValue, color: i == 0 ? "#2ca02c" : "#9467bd", points: report.rows
+                .filter { $0.scenario == "animation" && $0.variant == s.rawValue }
+                .compactMap { row in
+                    guard let live = liveCount(row.workload), let v = row.figures[figure] else { return nil }
+                    return (Double(live), v)
+                })
+        }
     }
 
     static func perDraw(_ workload: String) -> Int? {

@@ -9,7 +9,7 @@ enum BenchPeers {
         let (vertex, fragment) = try renderer.shaderSources(for: .points)
         let width = config.width, height = config.height
         let band = await renderer.guardBand(for: Canvas(width: width, height: height))
-        return try await renderer.runForeignGLTimed { () throws -> Timing in
+        return try await renderer.runForeignGL { () throws -> Timing in
             var seconds = [Double](repeating: 0, count: reps)
             var err = [CChar](repeating: 0, count: 512)
             let rc = vertex.withCString { vs in

@@ -170,10 +170,11 @@ public struct BenchSuite: Sendable {
                 try await renderer.drawLayers([layer], canvas: canvas, frame: 0,
                                               settings: RenderSettings(effects: effects), upload: strategy)
                 let before = await renderer.statistics().bytesUploaded
+                let clock = FrameClock()
                 let t = try await renderer.measure(warmup: config.warmup, reps: config.animationFrames) { r in
                     // One tick: k stamps are born at this frame, then the frame is drawn.
-                    let frame = r.benchFrame + 1
-                    r.benchFrame = frame
+                    clock.frame += 1
+                    let frame = clock.frame
                     let born = fresh[((frame - 1) * k)..<(frame * k)].map { p -> SketchPoint in
                         var q = p
                         q.age = -Float(frame)
@@ -183,9 +184,8 @@ public struct BenchSuite: Sendable {
                     try r.drawLayers([layer], canvas: canvas, frame: frame, settings: RenderSettings(effects: effects),
                                      upload: strategy)
                 }
-                let frames = await renderer.benchFrame
+                let frames = config.warmup + config.animationFrames
                 let bytes = Double(await renderer.statistics().bytesUploaded - before) / Double(frames)
-                await renderer.resetBenchFrame()
                 await renderer.removeLayer(layer)
                 report.rows.append(BenchRow(
                     scenario: "animation", variant: strategy.rawValue, workload: "L=\(live) k=\(k) M=\(Int(maxAge))",
@@ -339,6 +339,12 @@ public struct BenchSuite: Sendable {
     private func seconds(since start: UInt64) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
+}
+
+/// The animation scenario's clock: only ever touched inside `Renderer.measure`'s body, on
+/// the render thread, one tick after another.
+private final class FrameClock: @unchecked Sendable {
+    var frame = 0
 }
 
 func format(_ v: Float) -> String { v == v.rounded() ? String(Int(v)) : String(v) }

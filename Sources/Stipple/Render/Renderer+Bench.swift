@@ -18,15 +18,10 @@ extension Renderer {
 
     /// Runs C code that calls GL directly (the benchmark's C baseline) on this render
     /// thread, then forgets what the state cache believed: the C code bound its own objects.
-    public func runForeignGL<T>(_ body: () throws -> T) rethrows -> T {
+    public func runForeignGL<T: Sendable>(_ body: @Sendable () throws -> T) rethrows -> T {
         precondition(gl.context.isCurrentHere(), "foreign GL must run on the render thread")
         defer { gl.invalidateStateCache() }
         return try body()
-    }
-
-    /// `runForeignGL` for a body that returns what it measured.
-    func runForeignGLTimed(_ body: @Sendable () throws -> Timing) throws -> Timing {
-        try runForeignGL(body)
     }
 
     /// The shader source as the renderer compiles it for `primitive`.

@@ -34,9 +34,6 @@ public actor Renderer {
     public private(set) var vertexUpload: VertexUpload = .subData
 
     public func setVertexUpload(_ strategy: VertexUpload) { vertexUpload = strategy }
-    /// The animation benchmark's clock, kept on the actor so its frames can tick in place.
-    var benchFrame = 0
-    func resetBenchFrame() { benchFrame = 0 }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 

@@ -19,11 +19,12 @@ public enum UploadStrategy: String, Sendable, CaseIterable {
 /// One brush's stamps, resident in a GL buffer in the order they were added (a stroke,
 /// or a script's draw entry).
 ///
-/// Stamps are kept with their ages at frame 0 (`age = −birth frame`). When births never go
-/// backwards within the layer — true of a stroke — the live stamps at any frame are one
-/// window: dead ones form a prefix (one `maxAge` for all, SPEC §3) and unborn ones a
-/// suffix. The window's start moves forward as stamps die, and the dead prefix is dropped
-/// from memory once it is half the layer, re-uploading the live rest (amortised O(k)).
+/// Stamps are kept with their ages at frame 0 (`age = −birth frame`). A frame draws the
+/// window between the leading run of dead stamps and the trailing run of unborn ones; the
+/// shader culls whatever dead or unborn stamps are left inside. When births never go
+/// backwards — true of a stroke, since one `maxAge` holds for all (SPEC §3) — the window is
+/// exactly the live stamps. Its start moves forward as stamps die, and the dead prefix is
+/// dropped from memory once it is half the layer, re-uploading the live rest (amortised O(k)).
 /// Time is expected to move forward: a dropped stamp does not come back for an earlier frame.
 final class StampLayer {
     let brushKey: String
@@ -36,8 +37,6 @@ final class StampLayer {
     private(set) var capacity = 0
     /// The first stamp that may be live.
     private(set) var head = 0
-    /// Births never went backwards, so the live stamps form one window.
-    private(set) var birthsInOrder = true
     private(set) var bounds = StampBounds()
     let buffer: VertexBuffer
     let rotationBuffer: VertexBuffer
@@ -54,10 +53,7 @@ final class StampLayer {
             rotations = [Float](repeating: 0, count: stamps.count)
             uploaded = 0  // the rotation buffer must be filled from the start
         }
-        for p in new {
-            if let last = stamps.last, p.age > last.age { birthsInOrder = false }
-            bounds.add(p)
-        }
+        for p in new { bounds.add(p) }
         stamps.append(contentsOf: new)
         if rotations != nil { rotations!.append(contentsOf: newRotations ?? [Float](repeating: 0, count: new.count)) }
     }
@@ -65,7 +61,7 @@ final class StampLayer {
     /// Moves the window's start past the stamps dead at `frame`, and drops them when they
     /// are most of the layer.
     func advance(to frame: Float, effects: AgeEffects) {
-        guard birthsInOrder, effects.maxAge > 0 else { return }
+        guard effects.maxAge > 0 else { return }
         while head < stamps.count && stamps[head].age + frame >= effects.maxAge { head += 1 }
         if head >= 1024 && head * 2 >= stamps.count {
             stamps.removeFirst(head)
@@ -80,7 +76,7 @@ final class StampLayer {
     /// The stamps that may be live at `frame`: `head..<end`, with unborn ones cut off the end.
     func window(at frame: Float) -> Range<Int> {
         var end = stamps.count
-        if birthsInOrder { while end > head && stamps[end - 1].age + frame < 0 { end -= 1 } }
+        while end > head && stamps[end - 1].age + frame < 0 { end -= 1 }
         return head..<end
     }
 
