@@ -7,12 +7,18 @@ let package = Package(
     products: [
         .library(name: "Stipple", targets: ["Stipple"]),
         .executable(name: "stipple", targets: ["StippleCLI"]),
+        .library(name: "StippleGolden", targets: ["StippleGolden"]),
         .library(name: "StippleTesting", targets: ["StippleTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
+        // The layers, each seeing only those below it, so the compiler keeps the direction
+        // script → strokes → renderer → image → golden | bench:
+        //   CStipple ← Stipple ← StippleGolden ← StippleTesting
+        //                     ↖ StippleBench (+ CStippleBench)
+        //   StippleCLI on top of all of them.
         // C shim: EGL bring-up (GBM | device | surfaceless), GL error names, PNG on libpng.
         .target(
             name: "CStipple",
@@ -37,18 +43,24 @@ let package = Package(
             dependencies: ["CStipple"],
             plugins: ["GLSLEmbedPlugin"]
         ),
+        // Comparison engine, golden runner, reports: beside the library, not inside it.
+        .target(name: "StippleGolden", dependencies: ["Stipple"]),
+        // The benchmark's C peers (the GL baseline, Cairo loaded at run time): no user links them.
+        .target(name: "CStippleBench", dependencies: ["CStipple"]),
+        .target(name: "StippleBench", dependencies: ["Stipple", "CStipple", "CStippleBench"]),
         .executableTarget(
             name: "StippleCLI",
             dependencies: [
-                "Stipple",
+                "Stipple", "StippleGolden", "StippleBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // assertGolden for XCTest and Swift Testing: goldens in __Goldens__ beside the test file.
-        .target(name: "StippleTesting", dependencies: ["Stipple"]),
+        .target(name: "StippleTesting", dependencies: ["Stipple", "StippleGolden"]),
         .testTarget(
             name: "StippleTests",
-            dependencies: ["Stipple", "CStipple", "StippleCLI", "StippleTesting"],
+            dependencies: ["Stipple", "CStipple", "StippleGolden", "StippleBench", "CStippleBench", "StippleCLI",
+                           "StippleTesting"],
             // Goldens of StippleTesting's own tests, read from the source tree, not bundled.
             exclude: ["__Goldens__"]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stipple
+import StippleBench
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

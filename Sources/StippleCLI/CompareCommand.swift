@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stipple
+import StippleGolden
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stipple
+import StippleGolden
 
 struct TestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

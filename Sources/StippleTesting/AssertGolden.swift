@@ -1,5 +1,6 @@
 import Foundation
 import Stipple
+import StippleGolden
 
 /// Golden-image assertions for tests, from XCTest or Swift Testing.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Stipple
+import StippleGolden
 
 /// The machinery behind `assertGolden`: one renderer for the whole test process, the
 /// golden's place beside the test file, and failures reported to whichever framework runs.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Stipple
+@testable import StippleBench
 
 /// CI's seconds-long run of `stipple bench`: every scenario runs and reports sane figures.
 /// Timing targets are never asserted here (a shared machine is noisy): they are read in

@@ -2,6 +2,8 @@ import CStipple
 import Foundation
 import XCTest
 @testable import Stipple
+@testable import StippleBench
+import CStippleBench
 
 /// The benchmark's C peers: the GL baseline (`stp_bench_gl`) and Cairo (`stp_bench_cairo`).
 final class CBenchTests: XCTestCase {

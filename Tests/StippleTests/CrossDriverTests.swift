@@ -1,5 +1,6 @@
 import XCTest
 @testable import Stipple
+@testable import StippleGolden
 
 /// Every fixture on two drivers: llvmpipe (this process) against softpipe (`stipple render`
 /// run as a child with GALLIUM_DRIVER=softpipe), compared premultiplied (SPEC §7).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Stipple
+@testable import StippleGolden
 
 /// What the GPU draws against the independent CPU implementation of SPEC §3–§4, on random
 /// stamps. The tolerance: K = 3 per premultiplied channel (8-bit rounding at each blend,

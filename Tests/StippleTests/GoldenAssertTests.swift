@@ -1,5 +1,6 @@
 import Foundation
 import Stipple
+@testable import StippleGolden
 import StippleTesting
 import Testing
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import Stipple
+@testable import StippleGolden
 import XCTest
 
 /// Issue 5's cross-driver acceptance on real drivers: quads goldens recorded on llvmpipe

@@ -1,5 +1,6 @@
 import Foundation
 import Stipple
+@testable import StippleGolden
 import XCTest
 
 /// `--jobs` and `--shard`: the same verdicts whatever the parallelism, every case in

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Stipple
+@testable import StippleGolden
 import XCTest
 
 /// A test folder of small scripts (64×48), with goldens recorded on demand, and the edits

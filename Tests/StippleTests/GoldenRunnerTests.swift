@@ -1,5 +1,6 @@
 import Foundation
 import Stipple
+@testable import StippleGolden
 import XCTest
 
 /// `stipple test` through the real executable: verdicts, lines, exit codes, images, JUnit.

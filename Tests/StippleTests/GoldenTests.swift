@@ -1,5 +1,6 @@
 import XCTest
 @testable import Stipple
+@testable import StippleGolden
 
 /// Every fixture script (Fixtures/scripts/*.json) against its golden image, and the
 /// determinism SPEC §7 promises: the same script on the same driver gives the same bytes,

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Stipple
+@testable import StippleGolden
 
 final class HTMLReportTests: XCTestCase {
     static let magenta: (UInt8, UInt8, UInt8) = (255, 0, 255), teal: (UInt8, UInt8, UInt8) = (0, 128, 128)

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Stipple
+@testable import StippleGolden
 
 final class ImageComparisonTests: XCTestCase {
     /// A w×h image of one straight colour (8-bit channels).

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Stipple
+@testable import StippleGolden
 
 final class PerceptualComparisonTests: XCTestCase {
     typealias RGBA = (UInt8, UInt8, UInt8, UInt8)

@@ -1,5 +1,5 @@
-// CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng,
-// and the benchmark's C peers (the GL baseline, Cairo loaded at run time).
+// CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng.
+// (The benchmark's C peers live in CStippleBench, which no application links.)
 // Small, flat C, one concern a file; every function is prefixed stp_.
 #ifndef CSTIPPLE_H
 #define CSTIPPLE_H
@@ -13,7 +13,5 @@
 #include "stp_egl.h"
 #include "stp_gl.h"
 #include "stp_png.h"
-#include "stp_bench.h"
-#include "stp_cairo.h"
 
 #endif

@@ -58,6 +58,11 @@ public actor Renderer {
         quadBuffer = made.1[2]
     }
 
+    /// Ends the render thread now and waits for its tear-down (the context is released on
+    /// it). Call it off the render thread, when no more frames are wanted: a runner that
+    /// owns several renderers ends them before the process exits.
+    package nonisolated func shutDown() { thread.stop() }
+
     deinit {
         // GL objects go with the context, which the thread releases as it ends.
         thread.stop()
@@ -188,7 +193,7 @@ public actor Renderer {
     /// The band kept around a canvas: half the largest point (so any point that can touch
     /// the canvas is centred inside the viewport), at most 64 px, and only what the
     /// driver's largest texture leaves room for.
-    func guardBand(for canvas: Canvas) -> Int {
+    package func guardBand(for canvas: Canvas) -> Int {
         let half = Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 1
         let room = (min(info.maxTextureSize, info.maxViewport.width, info.maxViewport.height)
                     - max(canvas.width, canvas.height)) / 2
@@ -196,7 +201,7 @@ public actor Renderer {
     }
 
     /// Reads the frame back: premultiplied RGBA, rows top to bottom.
-    func readFrame() throws -> [UInt8] {
+    package func readFrame() throws -> [UInt8] {
         guard let fb = framebuffer else { throw RenderError("no frame has been drawn") }
         fb.read(gl, into: &readback)
         try gl.checkError("reading back the frame")

@@ -8,18 +8,18 @@ import Darwin
 
 /// The few file operations the script layer needs, with errors that name the file
 /// (SPEC §8) and writes that never leave a partial file behind.
-enum FileSystem {
-    enum Entry: Equatable { case file, folder, missing }
+package enum FileSystem {
+    package enum Entry: Equatable { case file, folder, missing }
 
     /// What is at `path`, following symbolic links.
-    static func entry(at path: String) -> Entry {
+    package static func entry(at path: String) -> Entry {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
         return (info.st_mode & S_IFMT) == S_IFDIR ? .folder : .file
     }
 
     /// The folder a file is in: "scripts" for "scripts/a.json", "." for "a.json".
-    static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
@@ -27,13 +27,13 @@ enum FileSystem {
 
     /// `path` as seen from `folder`: absolute paths stay as they are; relative ones are
     /// joined to the folder (left alone when the folder is the current one).
-    static func resolve(_ path: String, against folder: String) -> String {
+    package static func resolve(_ path: String, against folder: String) -> String {
         if path.hasPrefix("/") || folder.isEmpty || folder == "." { return path }
         return folder.hasSuffix("/") ? folder + path : folder + "/" + path
     }
 
     /// The whole file. A missing, unreadable or folder path is an `InputError` naming it.
-    static func readBytes(path: String) throws(InputError) -> [UInt8] {
+    package static func readBytes(path: String) throws(InputError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -61,7 +61,7 @@ enum FileSystem {
 
     /// Writes `bytes` to a temporary file in the same folder, then renames it over
     /// `path`: a failed write leaves no partial file and keeps any existing one intact.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(InputError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(InputError) {
         let dir = folder(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var fd: Int32 = -1

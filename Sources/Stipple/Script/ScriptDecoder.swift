@@ -1,7 +1,7 @@
 /// Turns a parsed script document into a validated `Script` (SPEC §9). Every error is
 /// an `InputError` at the line and column of the offending key or value, saying what
 /// was expected. Unknown keys are errors at every level: a typo must never be ignored.
-struct ScriptDecoder {
+struct ScriptDecoder: JSONReading {
     let path: String
     let directory: String
 
@@ -231,61 +231,6 @@ struct ScriptDecoder {
         return point
     }
 
-    // MARK: Typed values
-
-    func fail(_ location: InputLocation, _ message: String) -> InputError {
-        InputError(file: path, location: location, message)
-    }
-
-    func object(_ value: JSONValue, for what: String) throws(InputError) -> [Member] {
-        guard case let .object(members) = value.kind else {
-            throw fail(value.location, "expected an object for \(what), found \(value.kindDescription)")
-        }
-        return members
-    }
-
-    func array(_ value: JSONValue, for what: String) throws(InputError) -> [JSONValue] {
-        guard case let .array(items) = value.kind else {
-            throw fail(value.location, "expected an array for \(what), found \(value.kindDescription)")
-        }
-        return items
-    }
-
-    func string(_ value: JSONValue, for what: String) throws(InputError) -> String {
-        guard case let .string(text) = value.kind else {
-            throw fail(value.location, "expected a string for \(what), found \(value.kindDescription)")
-        }
-        return text
-    }
-
-    func number(_ value: JSONValue, for what: String) throws(InputError) -> (Double, literal: String) {
-        guard case let .number(v, literal) = value.kind else {
-            throw fail(value.location, "expected a number for \(what), found \(value.kindDescription)")
-        }
-        return (v, literal)
-    }
-
-    /// A number that must also fit a 32-bit float (it goes to the GPU as one).
-    func float(_ value: JSONValue, for what: String) throws(InputError) -> Float {
-        let (v, literal) = try number(value, for: what)
-        let f = Float(v)
-        guard f.isFinite else { throw fail(value.location, "\(what) \(literal) is out of range for a 32-bit float") }
-        return f
-    }
-
-    /// A whole number in `range`. `1.0` and `1e3` are whole; plain integer literals are
-    /// checked exactly, so a value beyond a Double's 53 bits cannot round into range.
-    private func wholeNumber(_ value: JSONValue, for what: String, in range: ClosedRange<Int>) throws(InputError) -> Int {
-        let (v, literal) = try number(value, for: what)
-        let outOfRange = fail(value.location, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(literal)")
-        if literal.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }) {
-            guard let n = Int(literal), range.contains(n) else { throw outOfRange }
-            return n
-        }
-        guard v == v.rounded(), v >= Double(range.lowerBound), v <= Double(range.upperBound) else { throw outOfRange }
-        return Int(v)
-    }
-
     /// A path string, resolved against the script's folder, naming an existing file.
     private func existingFile(_ value: JSONValue, for what: String) throws(InputError) -> String {
         let text = try string(value, for: what)
@@ -296,31 +241,6 @@ struct ScriptDecoder {
         case .folder: throw fail(value.location, "\(what) \(resolved) is a folder, not a file")
         case .missing: throw fail(value.location, "\(what) not found: \(resolved)")
         }
-    }
-
-    // MARK: Members
-
-    func member(_ key: String, in members: [Member]) -> Member? {
-        members.first { $0.key == key }
-    }
-
-    func required(_ key: String, in members: [Member], of value: JSONValue,
-                          context: String) throws(InputError) -> Member {
-        guard let m = member(key, in: members) else {
-            throw fail(value.location, "missing key \"\(key)\" in \(context)")
-        }
-        return m
-    }
-
-    func checkKeys(_ members: [Member], allowed: [String], in context: String) throws(InputError) {
-        for m in members where !allowed.contains(m.key) {
-            throw fail(m.keyLocation, "unknown key \"\(m.key)\" in \(context); expected one of: \(allowed.joined(separator: ", "))")
-        }
-    }
-
-    func literalText(_ value: JSONValue) -> String {
-        if case let .number(_, literal) = value.kind { return literal }
-        return value.kindDescription
     }
 }
 

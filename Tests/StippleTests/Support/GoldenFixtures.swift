@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Stipple
+@testable import StippleGolden
 
 /// The fixture scripts (Fixtures/scripts/*.json) and their goldens
 /// (Fixtures/golden/NAME.DRIVER.PRIMITIVE.png, recorded with `make goldens`).

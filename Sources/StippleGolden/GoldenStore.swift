@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// A folder of golden images named `NAME.DRIVER.PRIMITIVE.png` (NAME may end in

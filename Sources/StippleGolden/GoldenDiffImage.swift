@@ -1,3 +1,4 @@
+import Stipple
 extension DiffImage {
     /// Pixels beyond the tolerance forgiven as anti-aliasing: pixelmatch's yellow.
     public static let antialiased: (UInt8, UInt8, UInt8) = (255, 255, 0)

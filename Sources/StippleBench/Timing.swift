@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// Seconds measured over repetitions, and the figures people read from them.

@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// Checks one rendered image against its golden and decides the verdict: the rules the

@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// A self-contained HTML page of a golden run: `DIR/index.html` and the images it shows,

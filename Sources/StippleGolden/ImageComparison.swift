@@ -1,3 +1,4 @@
+import Stipple
 /// Compares two images the way golden checks need (SPEC §7): premultiplied, with a
 /// tolerance given as the largest per-channel difference K and a pixel budget.
 ///

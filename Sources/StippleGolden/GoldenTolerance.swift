@@ -1,3 +1,4 @@
+import Stipple
 /// How far an image may stray from its golden and still pass (the WPT `fuzzy` idea):
 /// at most `maxPixels` pixels may differ by more than `maxChannelDifference` in any
 /// premultiplied channel. Optionally perceptual (YIQ distance, as pixelmatch), with

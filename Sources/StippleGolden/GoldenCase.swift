@@ -1,3 +1,4 @@
+import Stipple
 /// One golden check: a script at one frame, drawn with one primitive.
 public struct GoldenCase: Sendable, Equatable {
     /// "NAME", or "NAME@frame-NNNN" when the case lists frames other than just [0].

@@ -1,4 +1,6 @@
+import Stipple
 import CStipple
+import CStippleBench
 
 /// The benchmark's peers outside Stipple: the same GL calls issued from C, and Cairo.
 enum BenchPeers {

@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 extension GoldenRunReport {

@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// Throughput curves as a self-contained SVG: draw calls a second against stamps a draw

@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// The report as a plain table for people, one block a scenario.

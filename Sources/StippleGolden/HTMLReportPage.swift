@@ -1,3 +1,4 @@
+import Stipple
 /// The markup of `HTMLReport`'s page. Every piece of text from the report goes through
 /// `HTMLReport.escape`: case names and messages come from file names and error text.
 enum HTMLReportPage {

@@ -1,3 +1,4 @@
+import Stipple
 /// What a golden check decided for each pixel of two images of the same size: the one
 /// pass behind `GoldenComparison`'s figures and its diff image.
 struct PixelClassification {

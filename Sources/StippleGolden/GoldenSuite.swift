@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// The cases of a test folder: every `*.json` script in it (not recursive, sorted by file

@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// A `stipple test` report as JUnit XML, for CI systems: one testsuite (the test folder),

@@ -1,3 +1,4 @@
+import Stipple
 /// A test folder's optional `stipple-test.json`: a folder-wide tolerance and primitive, and
 /// per-case frames, tolerances, ignored rectangles and primitives. Strict like scripts:
 /// an unknown key, a wrong type or a case without a script is an error at its line:column.
@@ -35,9 +36,7 @@ public struct GoldenConfig: Sendable, Equatable {
 
     /// Reads `path`. `scriptNames` are the folder's case names: a case not among them is an error.
     public static func load(path: String, scriptNames: Set<String>) throws(InputError) -> GoldenConfig {
-        let bytes = try FileSystem.readBytes(path: path)
-        let root = try JSONParser.parse(bytes, file: path)
-        let d = ScriptDecoder(path: path, directory: FileSystem.folder(of: path))
+        let (root, d) = try JSONReader.load(path: path)
         var config = GoldenConfig()
         let members = try d.object(root, for: "the test folder's configuration")
         try d.checkKeys(members, allowed: topKeys, in: "\(fileName)")
@@ -55,7 +54,7 @@ public struct GoldenConfig: Sendable, Equatable {
         return config
     }
 
-    private static func testCase(_ value: JSONValue, name: String, _ d: ScriptDecoder) throws(InputError) -> Case {
+    private static func testCase(_ value: JSONValue, name: String, _ d: JSONReader) throws(InputError) -> Case {
         let members = try d.object(value, for: "case \"\(name)\"")
         try d.checkKeys(members, allowed: caseKeys, in: "case \"\(name)\"")
         var c = Case()
@@ -89,7 +88,7 @@ public struct GoldenConfig: Sendable, Equatable {
     }
 
     /// `{ "maxChannelDiff": K, "maxPixels": P | "P%", "perceptual": 0…1, "antialiasing": bool }`.
-    static func tolerance(_ value: JSONValue, _ d: ScriptDecoder) throws(InputError) -> GoldenTolerance {
+    static func tolerance(_ value: JSONValue, _ d: JSONReader) throws(InputError) -> GoldenTolerance {
         let members = try d.object(value, for: "tolerance")
         try d.checkKeys(members, allowed: toleranceKeys, in: "tolerance")
         var t = GoldenTolerance()
@@ -112,15 +111,12 @@ public struct GoldenConfig: Sendable, Equatable {
             t.perceptualThreshold = v
         }
         if let m = d.member("antialiasing", in: members) {
-            guard case let .bool(b) = m.value.kind else {
-                throw d.fail(m.value.location, "expected true or false for antialiasing, found \(m.value.kindDescription)")
-            }
-            t.ignoreAntialiasing = b
+            t.ignoreAntialiasing = try d.bool(m.value, for: "antialiasing")
         }
         return t
     }
 
-    private static func primitive(_ value: JSONValue, _ d: ScriptDecoder) throws(InputError) -> Primitive {
+    private static func primitive(_ value: JSONValue, _ d: JSONReader) throws(InputError) -> Primitive {
         let s = try d.string(value, for: "primitive")
         guard let p = Primitive(rawValue: s) else {
             throw d.fail(value.location, "primitive is \"points\" or \"quads\", found \"\(s)\"")
@@ -129,7 +125,7 @@ public struct GoldenConfig: Sendable, Equatable {
     }
 
     private static func whole(_ value: JSONValue, _ what: String, _ range: ClosedRange<Int>,
-                              _ d: ScriptDecoder) throws(InputError) -> Int {
+                              _ d: JSONReader) throws(InputError) -> Int {
         let (v, literal) = try d.number(value, for: what)
         guard v == v.rounded(), v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
             throw d.fail(value.location, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(literal)")

@@ -1,3 +1,4 @@
+import Stipple
 /// The lines `stipple test` prints, shared with the test API so both read the same.
 public enum GoldenConsole {
     /// "PASS ages (max diff 0)", "FAIL shifted: max channel diff 255, … → OUT/shifted/diff.png".

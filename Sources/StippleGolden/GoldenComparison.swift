@@ -1,3 +1,4 @@
+import Stipple
 /// A golden check of one image: the comparison under a `GoldenTolerance`, its verdict
 /// and its diff image. Sizes that differ are a clear failing verdict, never a crash.
 ///

@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// The scenarios of `stipple bench`, measured in one run so that every comparison is a

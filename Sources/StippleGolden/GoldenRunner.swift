@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// Runs golden cases on `jobs` renderers, each with its own render thread and GL context,
@@ -51,7 +52,7 @@ public struct GoldenRunner: Sendable {
         }
         // Ended here, off the render threads, so that no renderer's last release lands on its own
         // thread (which cannot wait for itself) and its teardown races the process's exit.
-        for r in renderers { r.thread.stop() }
+        for r in renderers { r.shutDown() }
         return GoldenRunReport(driver: driver, shard: shard?.description, cases: await collector.results())
     }
 

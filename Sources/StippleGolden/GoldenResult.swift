@@ -1,3 +1,4 @@
+import Stipple
 /// The driver that drew an image: named in every report and failure, so that a change of
 /// driver is visible at once.
 public struct DriverIdentity: Sendable, Equatable, Codable {

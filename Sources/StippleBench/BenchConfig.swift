@@ -1,3 +1,4 @@
+import Stipple
 /// What `stipple bench` measures, and at what sizes. Every field has a default: the
 /// standard set that `make bench` runs; `quick` is the seconds-long smoke run CI uses.
 public struct BenchConfig: Sendable, Codable {

@@ -1,3 +1,4 @@
+import Stipple
 /// pixelmatch's perceptual colour distance and anti-aliasing detector (mapbox/pixelmatch,
 /// after Kotsarenko & Ramos 2010 and Vyšniauskas 2009), written for Stipple's images.
 ///

@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// One measured line of a benchmark: what ran, how long it took, and what that means.
