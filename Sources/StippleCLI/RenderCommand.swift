@@ -43,8 +43,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try Script.load(path: script)
-        let scene = try Scene(script: loaded)
+        let scene = try Scene.load(path: script)
         // Bad output paths are refused before EGL is opened.
         if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
         let renderer = try makeRenderer()
@@ -56,7 +55,7 @@ struct RenderCommand: AsyncParsableCommand {
             return
         }
         let n = frame ?? 0
-        let image = try await renderer.render(canvas: scene.canvas, batches: scene.batches(atFrame: n), settings: settings)
+        let image = try await renderer.render(scene, frame: n, primitive: primitive)
         try PNGFile.write(image, to: output, compression: Int32(compression))
     }
 

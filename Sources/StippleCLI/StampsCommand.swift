@@ -26,7 +26,7 @@ struct StampsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let scene = try Scene(script: try Script.load(path: script))
+        let scene = try Scene.load(path: script)
         try checkOutput(output, notAnyOf: scene.inputFiles)
         let live = scene.batches(atFrame: frame).flatMap(\.stamps)
         try SketchPointsFile.write(live, to: output)

@@ -61,11 +61,8 @@ public struct GoldenRunner: Sendable {
     static func runCase(_ c: GoldenCase, on renderer: Renderer, check: GoldenCheck) async -> GoldenCaseResult {
         let started = Date()
         do {
-            let scene = try Scene(script: try Script.load(path: c.scriptPath))
-            try scene.checkFits(renderer.info)
-            let settings = RenderSettings(effects: scene.effects, primitive: c.primitive)
-            let image = try await renderer.render(canvas: scene.canvas, batches: scene.batches(atFrame: c.frame),
-                                                  settings: settings)
+            let scene = try Scene.load(path: c.scriptPath)
+            let image = try await renderer.render(scene, frame: c.frame, primitive: c.primitive)
             return check.check(c, image: image, started: started)
         } catch {
             return GoldenCaseResult(name: c.name, script: c.scriptPath, frame: c.frame, primitive: c.primitive.rawValue,

@@ -24,10 +24,7 @@ public func assertGolden(script path: String, named name: String? = nil, frame: 
     let at = GoldenAssertion.Site(fileID: fileID, file: file, function: function, line: line, column: column)
     return await GoldenAssertion.run(name: name, frame: frame, primitive: primitive, tolerance: tolerance, ignore: ignore,
                                      record: record, scriptPath: path, at: at) { renderer in
-        let scene = try Scene(script: try Script.load(path: path))
-        try scene.checkFits(renderer.info)
-        return try await renderer.render(canvas: scene.canvas, batches: scene.batches(atFrame: frame),
-                                         settings: RenderSettings(effects: scene.effects, primitive: primitive))
+        try await renderer.render(try Scene.load(path: path), frame: frame, primitive: primitive)
     }
 }
 

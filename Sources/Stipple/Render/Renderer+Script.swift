@@ -1,0 +1,17 @@
+extension Scene {
+    /// Reads, validates and loads the script at `path` (brushes decoded, background read).
+    public static func load(path: String) throws -> Scene {
+        try Scene(script: try Script.load(path: path))
+    }
+}
+
+extension Renderer {
+    /// Renders frame `frame` of a loaded script: the one way the command line, the golden
+    /// runner and `StippleTesting` turn a script into an image. A canvas the driver cannot
+    /// hold is an `InputError` at the script's canvas size.
+    public func render(_ scene: Scene, frame: Int, primitive: Primitive = .points) throws -> Image {
+        try scene.checkFits(info)
+        return try render(canvas: scene.canvas, batches: scene.batches(atFrame: frame),
+                          settings: RenderSettings(effects: scene.effects, primitive: primitive))
+    }
+}
