@@ -91,7 +91,7 @@ final class StampLayer {
     func sync(_ gl: GL) {
         guard uploaded < stamps.count else { return }
         stamps.withUnsafeBufferPointer { buffer.append(gl, $0, kept: uploaded) }
-        rotations?.withUnsafeBufferPointer { rotationBuffer.append(gl, $0, kept: uploaded) }
+        _ = rotations?.withUnsafeBufferPointer { rotationBuffer.append(gl, $0, kept: uploaded) }
         uploaded = stamps.count
     }
 
