@@ -50,7 +50,7 @@ final class VideoOutput {
             let name = (path as NSString).lastPathComponent
             let temp = (folder.isEmpty ? "" : folder + "/") + ".\(name).tmp-\(getpid()).\((path as NSString).pathExtension)"
             temporary = temp
-            let ffmpeg = try FFmpegProcess.encoder(output: temp, format: FFmpegProcess.muxer(for: path), header: header,
+            let ffmpeg = try FFmpegProcess.encoder(output: temp, name: path, format: FFmpegProcess.muxer(for: path), header: header,
                                                    conversion: conversion, audioFrom: audioFrom)
             encoder = ffmpeg
             writer = try Y4MWriter(descriptor: ffmpeg.stdinDescriptor, name: path, header: header, owns: false)

@@ -80,8 +80,9 @@ public final class FFmpegProcess: @unchecked Sendable {
     /// CRF 18 in mp4/mov/mkv, VP9 in webm, a generated palette for gif); `audioFrom` is a
     /// container whose audio is copied in. The colour matrix and range are written into the
     /// stream so players decode what was encoded.
-    public static func encoder(output: String, format: String, header: Y4MHeader, conversion: YCbCrConversion,
-                               audioFrom: String? = nil) throws -> FFmpegProcess {
+    /// `name` is the file the user asked for, for messages (`output` may be a temporary).
+    public static func encoder(output: String, name: String, format: String, header: Y4MHeader,
+                               conversion: YCbCrConversion, audioFrom: String? = nil) throws -> FFmpegProcess {
         var args = ["-f", "yuv4mpegpipe", "-i", "-"]
         let ext = (output as NSString).pathExtension.lowercased()
         let audio = audioFrom != nil && ext != "gif"
@@ -101,7 +102,7 @@ public final class FFmpegProcess: @unchecked Sendable {
             if audio { args += ["-c:a", "copy"] }
         }
         args += ["-f", format, "-y", output]
-        return try FFmpegProcess(arguments: args, purpose: "encoding \(output)", file: output,
+        return try FFmpegProcess(arguments: args, purpose: "encoding \(name)", file: name,
                                  stdinPipe: true, stdoutPipe: false)
     }
 
@@ -148,7 +149,9 @@ public final class FFmpegProcess: @unchecked Sendable {
     private func failure(file: String) -> InputError {
         stderrLock.lock(); defer { stderrLock.unlock() }
         let lines = String(decoding: stderrText, as: UTF8.self).split(whereSeparator: \.isNewline)
-        let last = lines.last.map(String.init) ?? "no message"
-        return InputError(file: file, "ffmpeg failed \(purpose) (exit \(process.terminationStatus)): \(last)")
+        // ffmpeg's last line is often generic ("Error initializing output stream…"); the one
+        // before it says why.
+        let last = lines.suffix(2).joined(separator: " / ")
+        return InputError(file: file, "ffmpeg failed \(purpose) (exit \(process.terminationStatus)): \(last.isEmpty ? "no message" : last)")
     }
 }
