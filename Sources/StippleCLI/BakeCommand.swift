@@ -51,12 +51,16 @@ struct BakeCommand: AsyncParsableCommand {
         let header = input.reader.header
         let output: VideoOutput
         do {
-            let scene = try VideoBake.loadScene(script: script, header: header, video: video == "-" ? "on stdin" : video)
+            let loaded = try VideoBake.loadScript(script: script, header: header, video: video == "-" ? "on stdin" : video)
+            let scene = try Scene(script: loaded)
             if self.output != "-" { try checkOutput(self.output, notAnyOf: scene.inputFiles) }
             let renderer = try makeRenderer()
             let bake = try VideoBake(scene: scene, header: header, renderer: renderer, matrix: matrix, range: range,
                                      primitive: primitive)
-            let live: LiveEvents? = nil
+            let live = try events.map {
+                try LiveStrokes(events: EventStream(path: $0, brushes: Set(loaded.brushes.keys)), script: loaded,
+                                renderer: renderer)
+            }
             output = try VideoOutput(path: self.output, header: header, conversion: bake.conversion,
                                      audioFrom: FFmpegProcess.isContainer(video) ? video : nil)
             let progress = BakeProgress(total: knownFrameCount(header), label: "baked")

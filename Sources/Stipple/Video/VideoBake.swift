@@ -20,6 +20,11 @@ public final class VideoBake: @unchecked Sendable {
     /// takes the video's size; a canvas of another size, a canvas background, or an `fps`
     /// other than the video's rate is bad input naming both. `video` names the video.
     public static func loadScene(script scriptPath: String, header: Y4MHeader, video: String) throws -> Scene {
+        try Scene(script: loadScript(script: scriptPath, header: header, video: video))
+    }
+
+    /// The script of `loadScene`, checked against the video, its fps the video's rate.
+    public static func loadScript(script scriptPath: String, header: Y4MHeader, video: String) throws -> Script {
         var script = try Script.load(path: scriptPath,
                                      defaultCanvas: CanvasSpec(width: header.width, height: header.height))
         if script.canvasLocation != nil,
@@ -42,7 +47,7 @@ public final class VideoBake: @unchecked Sendable {
         }
         // Touch times convert to frames at the video's exact rate.
         script.fps = header.fps
-        return try Scene(script: script)
+        return script
     }
 
     static func formatRate(_ v: Double) -> String {
