@@ -31,7 +31,8 @@ extension BenchSuite {
         let bakeFPS = Double(frames) / bakeSeconds
         report.rows.append(BenchRow(scenario: "video", variant: "stipple bake", workload: work,
                                     timing: Timing(samples: [bakeSeconds]),
-                                    figures: ["s": bakeSeconds, "frames/s": bakeFPS]))
+                                    figures: ["s": bakeSeconds, "frames/s": bakeFPS]
+                                        .merging(bake.timings.millisecondsPerFrame) { a, _ in a }))
         report.targets.append(.init(name: "video: bake frames/s at \(w)×\(h)", measured: bakeFPS, limit: 60, atMost: false))
 
         guard let ffmpeg = FFmpegProcess.locate() else {
@@ -84,7 +85,8 @@ extension BenchSuite {
                     let x = w * (0.5 + 0.4 * sin(t * (0.9 + 0.2 * Float(f)) + Float(f)))
                     let y = h * (0.5 + 0.4 * sin(t * (1.3 + 0.1 * Float(f))))
                     let c = palette[f]
-                    stamps.append(SketchPoint(x: x, y: y, radius: 6 + 3 * sin(t * 3), age: -Float(n),
+                    // Periscope's stroke radius (Fixtures/scripts/periscope.json), pressure ±25 %.
+                    stamps.append(SketchPoint(x: x, y: y, radius: 6 + 1.5 * sin(t * 3), age: -Float(n),
                                               dissolveAngle: Float.random(in: 0..<(2 * .pi), using: &random),
                                               red: c.0, green: c.1, blue: c.2, alpha: 0.9))
                 }

@@ -15,6 +15,8 @@ public final class VideoBake: @unchecked Sendable {
     public let settings: RenderSettings
     public let renderer: Renderer
     let span: SceneSpan
+    /// Where the last `run`'s time went, on the thread that reads, composites and writes.
+    public private(set) var timings = BakeTimings()
 
     /// Loads `scriptPath` for a video with `header` (SPEC §11): a script without a canvas
     /// takes the video's size; a canvas of another size, a canvas background, or an `fps`
@@ -88,14 +90,26 @@ public final class VideoBake: @unchecked Sendable {
         }
         var frame = Y4MFrame(header: reader.header)
         var n = 0
+        timings = BakeTimings()
         var next = sketch(0)
         defer { next.cancel() }
+        var clock = DispatchTime.now().uptimeNanoseconds
+        func lap(_ phase: WritableKeyPath<BakeTimings, Double>) {
+            let t = DispatchTime.now().uptimeNanoseconds
+            timings[keyPath: phase] += Double(t - clock) / 1e9
+            clock = t
+        }
         while try reader.read(into: &frame) {
+            lap(\.read)
             let image = try await next.value
+            lap(\.waitingForRenderer)
             next = sketch(n + 1)
             if let image { PlaneCompositor.composite(image, over: &frame, conversion: conversion) }
+            lap(\.composite)
             try writer.write(frame)
+            lap(\.write)
             n += 1
+            timings.frames = n
             progress(n)
         }
         _ = try? await next.value
