@@ -12,7 +12,8 @@ struct BenchCommand: AsyncParsableCommand {
             and Cairo on the CPU), drawcalls (the stamps in draws of 1, 4, 16… stamps), animation (L live \
             stamps, k new a frame: resident layers against re-uploading every age), readback \
             (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
-            (frames to PNG files: render only, encode only, overlapped). Times are medians after warm-up, \
+            (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
+            4:2:0 video, against render --frames PNGs + ffmpeg overlay). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared.
             Examples:
               stipple bench                       # the standard set (make bench)
@@ -44,7 +45,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Live stamp counts for the animation scenario, comma-separated (e.g. 10000,100000).")
     var live: String?
 
-    @Option(help: "Frames in the sequence scenario.")
+    @Option(help: "Frames in the sequence and video scenarios.")
     var frames: Int?
 
     @Option(help: "PNG compression of the sequence scenario's frames: 0-3 fast, 4-9 smaller (as render --compression).")
@@ -87,7 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let reps { config.reps = reps; config.pairs = max(reps, config.pairs) }
         if let warmup { config.warmup = warmup }
         if let live, let counts = parseList(live) { config.liveCounts = counts }
-        if let frames { config.sequenceFrames = frames }
+        if let frames { config.sequenceFrames = frames; config.videoFrames = frames }
         if let compression { config.compression = compression }
         if let chart { try checkOutput(chart, notAnyOf: []) }
 

@@ -24,8 +24,8 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "The frame to render (from 0).")
     var frame: Int?
 
-    @Option(help: "A range of frames, A...B, rendered into the folder given by -o.")
-    var frames: FrameRange?
+    @Option(help: "A range of frames, A...B, or all (to the last live stamp), rendered into the folder given by -o, or as a video when -o is .y4m, - (y4m on stdout), .mp4, .mov, .mkv, .webm or .gif.")
+    var frames: FrameSelection?
 
     @Option(help: "Draw stamps as point sprites (default) or quads (placement exact on every driver).")
     var primitive: Primitive = .points
@@ -51,7 +51,11 @@ struct RenderCommand: AsyncParsableCommand {
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
 
         if let frames {
-            try await renderFrames(scene, frames, renderer, settings)
+            let range = frames.resolve(scene)
+            if isVideoOutput(output) {
+                return try await renderVideo(scene, range, output: output, renderer: renderer, settings: settings)
+            }
+            try await renderFrames(scene, range, renderer, settings)
             return
         }
         let n = frame ?? 0

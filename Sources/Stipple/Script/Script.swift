@@ -7,8 +7,13 @@ public struct Script: Sendable {
     /// Its folder; relative paths in the script resolve against it.
     public var directory: String
     public var canvas: CanvasSpec
+    /// Where the script's `canvas` key is; nil when the script has none and took the
+    /// caller's default (a bake: the video's size).
+    public var canvasLocation: InputLocation?
     /// Converts touch times in seconds into frames. Default 30, > 0.
     public var fps: Double
+    /// Where the script gives `fps`; nil when it takes the default.
+    public var fpsLocation: InputLocation?
     /// Frames a stamp lives; 0 (the default) means stamps never age (SPEC §3).
     public var maxAge: Float
     /// Pixels a dying stamp drifts (SPEC §3). Default 6, finite.
@@ -40,16 +45,19 @@ public struct Script: Sendable {
 
     /// Reads, parses and validates the script at `path`. A missing or unreadable file,
     /// like every problem in it, is an `InputError` naming the file.
-    public static func load(path: String) throws(InputError) -> Script {
+    /// `defaultCanvas`, when given, is the canvas of a script that has none (a bake gives
+    /// the video's size); without it `canvas` is required.
+    public static func load(path: String, defaultCanvas: CanvasSpec? = nil) throws(InputError) -> Script {
         let bytes = try FileSystem.readBytes(path: path)
-        return try parse(bytes: bytes, path: path, directory: FileSystem.folder(of: path))
+        return try parse(bytes: bytes, path: path, directory: FileSystem.folder(of: path), defaultCanvas: defaultCanvas)
     }
 
     /// Parses and validates a script's bytes. `path` names it in messages; relative paths
     /// in it resolve against `directory`, which must exist for the checks that files do.
-    public static func parse(bytes: [UInt8], path: String, directory: String) throws(InputError) -> Script {
+    public static func parse(bytes: [UInt8], path: String, directory: String,
+                             defaultCanvas: CanvasSpec? = nil) throws(InputError) -> Script {
         let root = try JSONParser.parse(bytes, file: path)
-        var decoder = ScriptDecoder(path: path, directory: directory)
+        var decoder = ScriptDecoder(path: path, directory: directory, defaultCanvas: defaultCanvas)
         return try decoder.decode(root)
     }
 }

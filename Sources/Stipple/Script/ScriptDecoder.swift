@@ -16,23 +16,31 @@ struct ScriptDecoder: JSONReading {
     /// Strokes seen so far: a stroke's index seeds its random choices with the script's seed.
     private var strokeCount = 0
 
-    init(path: String, directory: String) {
+    /// The canvas a script without one gets (a bake takes the video's size); nil: `canvas` is required.
+    let defaultCanvas: CanvasSpec?
+
+    init(path: String, directory: String, defaultCanvas: CanvasSpec? = nil) {
         self.path = path
         self.directory = directory
+        self.defaultCanvas = defaultCanvas
     }
 
     mutating func decode(_ root: JSONValue) throws(InputError) -> Script {
         let members = try object(root, for: "the top of the script")
         try checkKeys(members, allowed: ScriptDecoder.scriptKeys, in: "the script")
-        guard let canvasMember = member("canvas", in: members) else {
+        let canvasMember = member("canvas", in: members)
+        guard canvasMember != nil || defaultCanvas != nil else {
             throw fail(root.location, "missing key \"canvas\" in the script; expected { \"canvas\": { \"width\": W, \"height\": H }, ... }")
         }
-        var script = Script(path: path, directory: directory, canvas: try canvas(canvasMember.value))
+        var script = Script(path: path, directory: directory,
+                            canvas: try canvasMember.map { m throws(InputError) in try canvas(m.value) } ?? defaultCanvas!)
+        script.canvasLocation = canvasMember?.keyLocation
 
         if let m = member("fps", in: members) {
             let (v, literal) = try number(m.value, for: "fps")
             guard v > 0 else { throw fail(m.value.location, "fps must be greater than 0, found \(literal)") }
             script.fps = v
+            script.fpsLocation = m.value.location
         }
         if let m = member("maxAge", in: members) {
             let v = try float(m.value, for: "maxAge")
@@ -78,6 +86,7 @@ struct ScriptDecoder: JSONReading {
                                 sizeLocation: width.value.location)
         if let m = member("background", in: members) {
             canvas.background = try background(m.value)
+            canvas.backgroundLocation = m.value.location
         }
         return canvas
     }
