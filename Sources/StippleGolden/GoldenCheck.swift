@@ -81,18 +81,18 @@ public struct GoldenCheck: Sendable {
                          into result: inout GoldenCaseResult) throws {
         let expected = try PNGFile.read(path: path).image
         let tolerance = c.effectiveTolerance(crossDriver: other != nil)
-        let cmp = GoldenComparison.compare(expected: expected, actual: image, tolerance: tolerance)
+        let cmp = ImageComparison.compare(expected: expected, actual: image, tolerance: tolerance)
         result.tolerance = tolerance
         result.golden = path
         result.goldenDriver = other ?? driver.shortName
-        result.comparison = cmp.figures
+        result.comparison = ComparisonFigures(cmp)
         let against = other.map { ", against \($0)'s golden, \(tolerance.summary)" } ?? ""
         let sizes = expected.width == image.width && expected.height == image.height
-        let why = sizes ? cmp.summary
+        let why = sizes ? cmp.summaryWithTolerance
             : "size \(image.width)×\(image.height), golden \(expected.width)×\(expected.height)"
         if cmp.passes {
             result.verdict = .passed
-            result.message = "max diff \(cmp.comparison.maxChannelDifference)\(against)"
+            result.message = "max diff \(cmp.maxChannelDifference)\(against)"
             if keepDiffs { try writeAll(c, expected: expected, goldenPath: path, actual: image, tolerance, &result) }
         } else if record {
             try writeGolden(image, to: ownPath)
@@ -113,7 +113,7 @@ public struct GoldenCheck: Sendable {
         try AtomicFile.write(try FileSystem.readBytes(path: goldenPath), to: e)
         result.golden = e
         result.actual = try writeArtifact(actual, c.name, "actual.png")
-        result.diff = try writeArtifact(GoldenComparison.diffImage(expected: expected, actual: actual, tolerance: tolerance),
+        result.diff = try writeArtifact(ImageComparison.diffImage(expected: expected, actual: actual, tolerance: tolerance),
                                         c.name, "diff.png")
     }
 

@@ -87,11 +87,15 @@ public struct ComparisonFigures: Sendable, Equatable, Codable {
     public var pixelsIgnored: Int = 0
     public var summary: String
 
+    /// The figures of `c`, P as the comparison's tolerance gives it.
+    public init(_ c: ImageComparison) { self.init(c, allowed: c.allowedPixels) }
+
     public init(_ c: ImageComparison, allowed: Int) {
         expectedWidth = c.expectedSize.width; expectedHeight = c.expectedSize.height
         actualWidth = c.actualSize.width; actualHeight = c.actualSize.height
         maxChannelDifference = c.maxChannelDifference; pixelsDiffering = c.pixelsDiffering
         pixelsOverTolerance = c.pixelsOverTolerance; pixelsAllowed = allowed; totalPixels = c.totalPixels
+        pixelsAntialiased = c.pixelsAntialiased; pixelsIgnored = c.pixelsIgnored
         summary = c.summary
     }
 
