@@ -41,7 +41,8 @@ extension GoldenRunReport {
             }
         }
         cases.sort(by: caseOrder)
-        return GoldenRunReport(driver: first.report.driver, shard: nil, cases: cases)
+        return GoldenRunReport(driver: first.report.driver, shard: nil, cases: cases,
+                               goldenDirectory: first.report.goldenDirectory, outputDirectory: first.report.outputDirectory)
     }
 
     /// The order `GoldenSuite` lists cases in: script file name (bytes), then frame.
