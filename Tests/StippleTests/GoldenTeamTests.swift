@@ -221,4 +221,16 @@ final class GoldenTeamTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("shard 2/2 selects none of the 1 cases: nothing was tested"), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: f.golden.path), "nothing ran, nothing was recorded")
     }
+
+    func testACopiedScriptSaysWhichFileItExpectedAndWhere() throws {
+        let dir = try TestSupport.temporaryDirectory(self, "copied")
+        try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("scripts/grey-brush.json"),
+                                         to: dir.appendingPathComponent("grey-brush.json"))
+        let run = try TestSupport.stipple(["test", dir.path, "--output", dir.appendingPathComponent("out").path])
+        XCTAssertEqual(run.status, 1)
+        let line = try XCTUnwrap(GoldenTestFolder.line(run, "ERROR grey-brush: "), run.stdout)
+        XCTAssertTrue(line.contains("brush \"grey\": file not found: \(dir.path)/../brushes/grey-l.png (the script names "
+                                    + "\"../brushes/grey-l.png\", outside its own folder, so it was looked for at "
+                                    + "\(dir.deletingLastPathComponent().path)/brushes/grey-l.png"), line)
+    }
 }
