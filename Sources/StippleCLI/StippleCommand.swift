@@ -31,7 +31,7 @@ enum ExitStatus {
 enum Main {
     static func main() async {
         do {
-            var command = try StippleCommand.parseAsRoot()
+            var command = try StippleCommand.parseAsRoot(TestCommand.normalized(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -28,7 +28,7 @@ final class GoldenTests: XCTestCase {
         let suite = try GoldenSuite.discover(directory: GoldenFixtures.scriptsFolder.path)
         let output = GoldenFixtures.failuresFolder.path
         let runner = GoldenRunner(options: .init(goldenDirectory: GoldenFixtures.goldenFolder.path, outputDirectory: output,
-                                                 jobs: 2, record: false, keepDiffs: false, isCI: true))
+                                                 jobs: 2, record: .never, keepDiffs: false, isCI: true))
         let report = try await runner.run(suite.cases)
         XCTAssertGreaterThanOrEqual(report.cases.count, 20)
         let failures = report.cases.filter { $0.verdict != .passed }.map { c in

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// Turns a parsed script document into a validated `Script` (SPEC §9). Every error is
 /// an `InputError` at the line and column of the offending key or value, saying what
 /// was expected. Unknown keys are errors at every level: a typo must never be ignored.
@@ -248,8 +255,28 @@ struct ScriptDecoder: JSONReading {
         switch FileSystem.entry(at: resolved) {
         case .file: return resolved
         case .folder: throw fail(value.location, "\(what) \(resolved) is a folder, not a file")
-        case .missing: throw fail(value.location, "\(what) not found: \(resolved)")
+        case .missing: throw fail(value.location, "\(what) not found: \(resolved)" + outsideFolderNote(text, resolved))
         }
+    }
+
+    /// For a path that climbs out of the script's folder ("../brushes/a.png"), which breaks
+    /// when the folder is copied alone: where exactly the file was looked for.
+    private func outsideFolderNote(_ text: String, _ resolved: String) -> String {
+        guard !text.hasPrefix("/"), text.split(separator: "/").contains("..") else { return "" }
+        var parts: [Substring] = []
+        var absolute = resolved
+        if !resolved.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            if getcwd(&buffer, buffer.count) != nil {
+                absolute = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + resolved
+            }
+        }
+        for part in absolute.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        }
+        return " (the script names \"\(text)\", outside its own folder, so it was looked for at /\(parts.joined(separator: "/")); "
+            + "a copy of the script's folder needs that file there too, or a path inside the folder)"
     }
 }
 
