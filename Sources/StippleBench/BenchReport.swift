@@ -48,3 +48,25 @@ public struct BenchReport: Sendable, Codable {
         public var met: Bool { atMost ? measured <= limit : measured >= limit }
     }
 }
+
+/// How many rendering threads llvmpipe runs: `LP_NUM_THREADS` when set, else what Mesa
+/// picks by default, one a CPU core (at most 16, Mesa's LP_MAX_THREADS).
+public enum LlvmpipeThreads {
+    public static func count(environment: [String: String] = ProcessInfo.processInfo.environment,
+                             cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        if let text = environment["LP_NUM_THREADS"], let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 0 {
+            return min(n, 16)
+        }
+        return min(max(cores, 1), 16)
+    }
+
+    /// `2 (one a core, the default)` or `4 (LP_NUM_THREADS=4)`.
+    public static func describe(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String {
+        let n = count(environment: environment, cores: cores)
+        if let text = environment["LP_NUM_THREADS"], Int(text.trimmingCharacters(in: .whitespaces)) != nil {
+            return "\(n) (LP_NUM_THREADS=\(text))"
+        }
+        return "\(n) (one a core, llvmpipe's default)"
+    }
+}
