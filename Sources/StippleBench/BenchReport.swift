@@ -38,6 +38,8 @@ public struct BenchReport: Sendable, Codable {
     public var skipped: [String] = []
     /// The targets of issue 4, each with its measured ratio and verdict.
     public var targets: [Target] = []
+    /// A `--quick` run: its small sizes and few repetitions cannot judge the targets.
+    public var quick: Bool?
 
     public struct Target: Sendable, Codable {
         public var name: String
@@ -46,6 +48,17 @@ public struct BenchReport: Sendable, Codable {
         /// true when `measured` must be at most `limit`; false when at least.
         public var atMost: Bool
         public var met: Bool { atMost ? measured <= limit : measured >= limit }
+
+        /// What the target asks, in words (by the target's scenario prefix).
+        public var explanation: String {
+            let words: [(String, String)] = [
+                ("stamps: cairo", "Stipple on llvmpipe at least 2× as fast as Cairo drawing the same stamps on the CPU"),
+                ("stamps: stipple / C", "the Swift layer adds at most 5 % to the same GL calls issued from C"),
+                ("drawcalls:", "at one stamp a draw (the cost of a call), at most 25 % over the same calls from C"),
+                ("sequence:", "frames to PNG overlap rendering and encoding: within 1.2× the slower of the two"),
+            ]
+            return words.first { name.hasPrefix($0.0) }?.1 ?? ""
+        }
     }
 }
 

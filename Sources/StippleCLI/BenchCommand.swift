@@ -93,7 +93,9 @@ struct BenchCommand: AsyncParsableCommand {
 
         let verbose = !json
         let suite = BenchSuite(config: config, log: { line in if verbose { note("… \(line)") } })
-        let report = try await suite.run()
+        var report = try await suite.run()
+        report.quick = quick
+        report.llvmpipeThreads = LlvmpipeThreads.describe()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -47,8 +47,9 @@ enum Main {
         } catch {
             let code = StippleCommand.exitCode(for: error)
             if code == .success {
-                // --help, --version: ArgumentParser prints them.
-                StippleCommand.exit(withError: error)
+                // --help, --version: ArgumentParser's text, fitted to the terminal.
+                print(HelpText.fitted(for: error))
+                exit(0)
             }
             let message = StippleCommand.message(for: error)
             guard code == .validationFailure else {

@@ -39,7 +39,7 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: "Draw every case as points or quads, whatever stipple-test.json says.")
     var primitive: Primitive?
 
-    @Option(help: "Where failing cases' expected, actual and diff images go (default: .stipple-test).")
+    @Option(help: "Where failing cases' expected, actual and diff images go.")
     var output: String = ".stipple-test"
 
     @Flag(help: "Write expected, actual and diff images for passing cases too.")
