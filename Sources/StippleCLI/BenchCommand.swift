@@ -13,10 +13,12 @@ struct BenchCommand: AsyncParsableCommand {
             stamps, k new a frame: resident layers against re-uploading every age), readback \
             (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
             (frames to PNG files: render only, encode only, overlapped). Times are medians after warm-up, \
-            each ending with glFinish; compare rows of one run, never across runs: this machine is shared.
+            each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
+            The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
+            time over another's. --quick runs small sizes and judges no target.
             Examples:
-              stipple bench                       # the standard set (make bench)
-              stipple bench --quick               # seconds: every scenario, small sizes (CI)
+              stipple bench              # the standard set (make bench)
+              stipple bench --quick      # seconds: every scenario, small sizes (CI)
               stipple bench --scenario stamps --stamps 100000 --radius 4 --json
             """)
 
