@@ -1,3 +1,4 @@
+import Stipple
 import Foundation
 
 /// The `video` scenario: a Periscope-style animation (fingers drawing strokes that dissolve

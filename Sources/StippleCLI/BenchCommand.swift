@@ -14,10 +14,12 @@ struct BenchCommand: AsyncParsableCommand {
             (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
             (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
             4:2:0 video, against render --frames PNGs + ffmpeg overlay). Times are medians after warm-up, \
-            each ending with glFinish; compare rows of one run, never across runs: this machine is shared.
+            each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
+            The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
+            time over another's. --quick runs small sizes and judges no target.
             Examples:
-              stipple bench                       # the standard set (make bench)
-              stipple bench --quick               # seconds: every scenario, small sizes (CI)
+              stipple bench              # the standard set (make bench)
+              stipple bench --quick      # seconds: every scenario, small sizes (CI)
               stipple bench --scenario stamps --stamps 100000 --radius 4 --json
             """)
 
@@ -94,7 +96,9 @@ struct BenchCommand: AsyncParsableCommand {
 
         let verbose = !json
         let suite = BenchSuite(config: config, log: { line in if verbose { note("… \(line)") } })
-        let report = try await suite.run()
+        var report = try await suite.run()
+        report.quick = quick
+        report.llvmpipeThreads = LlvmpipeThreads.describe()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -9,9 +9,13 @@ enum FrameSelection: ExpressibleByArgument, Sendable {
     case all
 
     init?(argument: String) {
-        if argument == "all" { self = .all; return }
-        guard let r = FrameRange(argument: argument) else { return nil }
-        self = .range(r)
+        guard let selection = try? FrameSelection.parse(argument) else { return nil }
+        self = selection
+    }
+
+    /// `all`, or `A...B` with the range's own message when it is malformed.
+    static func parse(_ argument: String) throws -> FrameSelection {
+        argument == "all" ? .all : .range(try FrameRange.parse(argument))
     }
 
     func resolve(_ scene: Scene) -> FrameRange {
@@ -19,7 +23,7 @@ enum FrameSelection: ExpressibleByArgument, Sendable {
         case let .range(r): return r
         case .all:
             let frames = SceneSpan(scene: scene).allFrames
-            return FrameRange(argument: "\(frames.lowerBound)...\(frames.upperBound)")!
+            return FrameRange(lower: frames.lowerBound, upper: frames.upperBound)
         }
     }
 

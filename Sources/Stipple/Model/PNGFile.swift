@@ -53,6 +53,24 @@ public enum PNGFile {
     }
 }
 
+extension Image {
+    /// Writes the image as a PNG at `path`, atomically (a failure leaves no partial file):
+    /// `try image.writePNG(to: "out.png")`.
+    public func writePNG(to path: String, compression: Int32 = PNGFile.defaultCompression) throws {
+        try PNGFile.write(self, to: path, compression: compression)
+    }
+
+    /// The image encoded as PNG bytes.
+    public func pngData(compression: Int32 = PNGFile.defaultCompression) throws -> [UInt8] {
+        try PNGFile.encode(self, compression: compression)
+    }
+
+    /// Reads a PNG into 8-bit straight RGBA: `let image = try Image(contentsOfPNG: "in.png")`.
+    public init(contentsOfPNG path: String) throws {
+        self = try PNGFile.read(path: path).image
+    }
+}
+
 /// Writes a file by writing a temporary beside it and renaming it into place: a failed
 /// write leaves no partial file and keeps any existing one intact.
 public enum AtomicFile {
