@@ -12,7 +12,13 @@ struct RandomSession {
         var seedIndex: Int
     }
 
-    static let brushes: [(String, Brush)] = [("soft", .builtin(.softRound, size: 32)), ("hard", .builtin(.hardRound, size: 16))]
+    static let brushes: [(String, Brush)] = [
+        ("soft", .builtin(.softRound, size: 32)), ("hard", .builtin(.hardRound, size: 16)),
+        // Not a built-in: a save writes it as a PNG.
+        ("speckle", Brush(width: 8, height: 6, coverage: (0..<48).map { UInt8(($0 * 97 + 13) % 256) })),
+    ]
+    /// Strokes also vary speed, rotation, opacity and pressure mapping (for save tests).
+    var variety = false
 
     var rng: SplitMix64
     var model = SessionHistoryTests.SnapshotModel()
@@ -34,8 +40,18 @@ struct RandomSession {
                                        t: (Double(frame) + Double(i) * 0.1) / fps, pressure: 0.2 + 0.8 * unit()))
         }
         let color = Color(red: unit(), green: unit(), blue: unit(), alpha: 0.3 + 0.7 * unit())
-        let style = StrokeStyle(color: color, radius: 1.5 + 5 * unit(), smoothing: unit())
-        return (samples, style, Int(rng.next() % 2))
+        var style = StrokeStyle(color: color, radius: 1.5 + 5 * unit(), smoothing: unit())
+        guard variety else { return (samples, style, Int(rng.next() % 2)) }
+        style.opacity = 0.2 + 0.8 * unit()
+        style.spacing = 0.05 + 0.5 * unit()
+        if rng.next() % 2 == 0 { style.speed = SpeedMapping(slowSpeed: 10 * unit(), fastSpeed: 50 + 500 * unit()) }
+        switch rng.next() % 3 {
+        case 0: style.rotation = .followStroke
+        case 1: style.rotation = .fixed(unit() * 3)
+        default: break
+        }
+        if rng.next() % 2 == 0 { style.pressure = PressureMapping(radius: 0.2...0.9, opacity: 0.5...1, missingPressure: unit()) }
+        return (samples, style, Int(rng.next() % 3))
     }
 
     /// Draws a random stroke on `live` and records it.

@@ -170,7 +170,7 @@ extension LiveCanvas {
     /// passed (at least one stroke). A stroke still open, or with stamps not yet born, waits —
     /// and so does everything after it, to keep the draw order.
     private func bake(budget: Double) async throws {
-        guard LiveCanvas.canBake else { return }
+        guard LiveCanvas.canBake, session.bakeHolds == 0 else { return }
         let start = ContinuousClock.now
         var n = 0
         for i in session.backing.below {

@@ -5,6 +5,10 @@ extension LiveCanvas {
         throw SessionError("no surfaces yet")
     }
     static var canBake: Bool { false }
+    /// The backing layer as an image: one read-back.
+    func backingImage() async throws -> Image {
+        try await renderer.renderLayers([], canvas: frameCanvas, frame: frame, settings: settings)
+    }
     func removeSurface(_ id: SurfaceID) async {}
     func surfaceBackground(_ id: SurfaceID) -> CanvasBackground { canvas.background }
 }

@@ -66,6 +66,8 @@ struct SessionState {
     var stepsDropped = 0
     var strokesBaked = 0
     var strokesFreed = 0
+    /// Above 0 while a save reads the backing layer back: baking waits.
+    var bakeHolds = 0
 
     init(limits: UndoLimits) { self.limits = limits }
 

@@ -50,4 +50,26 @@ extension ScriptDecoder {
             throw fail(op.location, message)
         }
     }
+
+    /// `seedIndex` of a `points` entry: the stroke's number for its random choices (dissolve
+    /// angles); default its place among the script's strokes. A saved drawing keeps its strokes' own.
+    func seedIndex(_ members: [Member]) throws(InputError) -> Int? {
+        guard let m = member("seedIndex", in: members) else { return nil }
+        return try wholeNumber(m.value, for: "seedIndex", in: 0...Int(Int32.max))
+    }
+
+    /// `[red, green, blue, alpha]`, straight, each 0…1 (any 32-bit float, unlike "#rrggbbaa").
+    func colorArray(_ value: JSONValue) throws(InputError) -> Color {
+        let items = try array(value, for: "color")
+        guard items.count == 4 else {
+            throw fail(value.location, "color as an array must be [red, green, blue, alpha], 4 numbers from 0 to 1; found \(items.count)")
+        }
+        var c: [Float] = []
+        for (item, name) in zip(items, ["red", "green", "blue", "alpha"]) {
+            let v = try float(item, for: "color \(name)")
+            guard (0...1).contains(v) else { throw fail(item.location, "color \(name) must be from 0 to 1, found \(literalText(item))") }
+            c.append(v)
+        }
+        return Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
+    }
 }

@@ -171,7 +171,8 @@ struct ScriptDecoder: JSONReading {
         case let .points(points):
             try checkKeys(members, allowed: ScriptDecoder.strokeEntryKeys, in: what)
             let brush = try brushName(in: members, of: value, context: what, script: script)
-            let stroke = try strokeSpec(members, samples: points.value, context: what, index: strokeCount)
+            let stroke = try strokeSpec(members, samples: points.value, context: what,
+                                        index: try seedIndex(members) ?? strokeCount)
             strokeCount += 1
             return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke)
         }
