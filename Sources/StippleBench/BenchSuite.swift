@@ -29,6 +29,7 @@ public struct BenchSuite: Sendable {
             case .readback: try await readback(renderer, &report)
             case .upload: try await upload(renderer, &report)
             case .sequence: try await sequence(renderer, &report)
+            case .session: try await session(renderer, &report)
             }
         }
         return report

@@ -12,7 +12,9 @@ struct BenchCommand: AsyncParsableCommand {
             and Cairo on the CPU), drawcalls (the stamps in draws of 1, 4, 16… stamps), animation (L live \
             stamps, k new a frame: resident layers against re-uploading every age), readback \
             (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
-            (frames to PNG files: render only, encode only, overlapped). Times are medians after warm-up, \
+            (frames to PNG files: render only, encode only, overlapped), session (undo latency against \
+            replaying every stroke, a long session's frame time and memory, many strokes' memory, frames \
+            while a large drawing is saved). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared.
             Examples:
               stipple bench                       # the standard set (make bench)
@@ -49,6 +51,15 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "PNG compression of the sequence scenario's frames: 0-3 fast, 4-9 smaller (as render --compression).")
     var compression: Int32?
+
+    @Option(help: "Frames of the session scenario's long session (make soak-session: 200000).")
+    var sessionFrames: Int?
+
+    @Option(help: "Strokes of the session scenario's many-strokes run (maxAge 0).")
+    var sessionStrokes: Int?
+
+    @Option(help: "Side of the drawing the session scenario saves while drawing.")
+    var saveSide: Int?
 
     @Flag(help: "Print the report as JSON instead of a table.")
     var json = false
@@ -89,6 +100,9 @@ struct BenchCommand: AsyncParsableCommand {
         if let live, let counts = parseList(live) { config.liveCounts = counts }
         if let frames { config.sequenceFrames = frames }
         if let compression { config.compression = compression }
+        if let sessionFrames { config.sessionFrames = max(100, sessionFrames) }
+        if let sessionStrokes { config.sessionStrokes = max(10, sessionStrokes) }
+        if let saveSide { config.saveSide = max(16, saveSide) }
         if let chart { try checkOutput(chart, notAnyOf: []) }
 
         let verbose = !json
