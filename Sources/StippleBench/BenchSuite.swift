@@ -233,9 +233,9 @@ public struct BenchSuite: Sendable {
         let batch = [StampBatch(brushKey: "bench", brush: brush, stamps: stamps)]
         let canvas = self.canvas
         var base: Double?
-        for strategy in VertexUpload.allCases {
+        for strategy in BufferWrite.allCases {
             log("upload: \(strategy.rawValue)")
-            await renderer.setVertexUpload(strategy)
+            await renderer.setBufferWrite(strategy)
             let t = try await renderer.measure(warmup: config.warmup, reps: config.reps) {
                 try $0.drawImmediate(canvas: canvas, batches: batch)
             }
@@ -245,7 +245,7 @@ public struct BenchSuite: Sendable {
             if let base { row.ratio = t.median / base; row.ratioTo = "subData" } else { base = t.median }
             report.rows.append(row)
         }
-        await renderer.setVertexUpload(.subData)
+        await renderer.setBufferWrite(.subData)
     }
 
     // MARK: frame sequences

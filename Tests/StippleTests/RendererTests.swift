@@ -70,7 +70,7 @@ final class RendererTests: XCTestCase {
     }
 
     func testPlannerSendsWideAndOffCanvasStampsToQuadsInOrder() {
-        let planner = DrawPlanner(effects: AgeEffects(), primitive: .points, maxPointSize: 255,
+        let planner = FramePlanner(effects: AgeEffects(), primitive: .points, maxPointSize: 255,
                                   canvasWidth: 100, canvasHeight: 100, ageOffset: 0)
         let stamps = [SketchPoint(x: 50, y: 50, radius: 4),     // points
                       SketchPoint(x: 50, y: 50, radius: 200),   // wider than 255: quads

@@ -6,20 +6,20 @@ import XCTest
 final class SessionLiveCanvasTests: XCTestCase {
     let canvas = Canvas(width: 48, height: 36, background: .color(Color(hex: "#20242a")!))
 
-    /// 240 seeded sessions (maxAge 0, undo depth 1…5 steps; 60 of them with maxAge 12 and the
+    /// 200 seeded sessions of 20 steps (maxAge 0, undo depth 1…5 steps; 50 of them with maxAge 12 and the
     /// clock running): after every undo, redo and clear, and at the end, the canvas's frame
     /// equals the model's drawing rendered from scratch, bit for bit.
     func testRandomSessionsAreBitIdenticalToTheDrawingWithoutUndoneStrokes() async throws {
         let renderer = try Renderer()
-        var compared = 0
-        for seed in 0..<240 {
+        var compared = 0, baked = 0
+        for seed in 0..<200 {
             let aging = seed % 4 == 3
             let settings = RenderSettings(effects: AgeEffects(maxAge: aging ? 12 : 0, dissolveDistance: 6, pointScale: 1))
             var session = RandomSession(seed: UInt64(seed), width: canvas.width, height: canvas.height)
             let depth = 1 + Int(session.rng.next() % 5)
             let live = LiveCanvas(renderer: renderer, canvas: canvas, settings: settings, seed: UInt64(seed),
                                   undo: UndoLimits(steps: depth))
-            for step in 0..<24 {
+            for step in 0..<20 {
                 var check = false
                 switch session.rng.next() % 12 {
                 case 0...4:
@@ -34,7 +34,7 @@ final class SessionLiveCanvasTests: XCTestCase {
                     _ = try await live.render()   // lets baking and freeing run
                     if aging { await live.tick(Int(session.rng.next() % 8)) }
                 }
-                if check || step == 23 {
+                if check || step == 19 {
                     let frame = await live.frame
                     let got = try await live.render()
                     let want = try await session.expected(on: renderer, canvas: canvas, settings: settings, frame: frame,
@@ -51,8 +51,39 @@ final class SessionLiveCanvasTests: XCTestCase {
                     session.model.cursor = steps
                 }
             }
+            baked += await live.sessionStatistics.strokesBaked
         }
-        XCTAssertGreaterThan(compared, 1000)
+        XCTAssertGreaterThan(compared, 800)
+        XCTAssertGreaterThan(baked, 200, "the sessions bake strokes into the backing layer")
+    }
+
+    /// Baking changes no pixel: the same strokes at undo depths 1, 3 and 1000 (nothing
+    /// baked) give the same frame after every stroke, over a colour or an image, bake budget 0 (one stroke a frame) or none.
+    func testBakingAtAnyDepthChangesNoPixel() async throws {
+        let renderer = try Renderer()
+        var pixels = [UInt8](repeating: 0, count: 48 * 36 * 4)
+        for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: i &* 31 &+ i / 7) }
+        let image = Image(width: 48, height: 36, pixels: pixels)
+        for seed in 0..<16 {
+            let background: CanvasBackground = seed % 2 == 0 ? canvas.background : .image(image)
+            let c = Canvas(width: 48, height: 36, background: background)
+            let canvases = [1, 3, 1000].map { depth in
+                LiveCanvas(renderer: renderer, canvas: c, seed: 4, undo: UndoLimits(steps: depth, bakeMilliseconds: seed % 3 == 0 ? 0 : 4))
+            }
+            var sessions = canvases.map { _ in RandomSession(seed: UInt64(seed), width: 48, height: 36) }
+            for step in 0..<10 {
+                var frames: [Image] = []
+                for (i, live) in canvases.enumerated() {
+                    try await sessions[i].stroke(on: live)
+                    frames.append(try await live.render())
+                }
+                for (i, f) in frames.enumerated().dropFirst() {
+                    XCTAssertEqual(f, frames.last!, "seed \(seed) step \(step): depth index \(i) differs from nothing baked")
+                }
+            }
+            let baked = await canvases[0].sessionStatistics.strokesBaked
+            XCTAssertGreaterThanOrEqual(baked, 5, "seed \(seed): depth 1 bakes")
+        }
     }
 
     func testUndoPastTheDepthIsRefusedWithAClearError() async throws {

@@ -48,6 +48,21 @@ final class Framebuffer {
         gl.viewport(targetWidth, targetHeight)
     }
 
+    /// Fills the whole target (canvas and band) with a premultiplied colour, 0…1 a channel.
+    func fill(_ gl: GL, red: Float, green: Float, blue: Float, alpha: Float) {
+        bind(gl)
+        gl.clear(red: red, green: green, blue: blue, alpha: alpha)
+    }
+
+    /// Makes this target an exact copy of `other` (same size and band), then binds it.
+    func copy(_ gl: GL, from other: Framebuffer) {
+        precondition(other.targetWidth == targetWidth && other.targetHeight == targetHeight, "copy between equal targets")
+        other.bind(gl)
+        gl.bindTexture(texture)
+        gl.copyToBoundTexture(width: targetWidth, height: targetHeight)
+        bind(gl)
+    }
+
     /// Replaces the canvas with a premultiplied image (rows top to bottom); the band is
     /// cleared to transparent (it is never read).
     func upload(_ gl: GL, premultipliedTopDown pixels: [UInt8]) {

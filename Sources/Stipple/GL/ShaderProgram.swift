@@ -29,6 +29,8 @@ final class ShaderProgram {
 
     let id: GLuint
     private var uniforms: [String: GLint] = [:]
+    /// The values set on this program's uniforms: setting one again makes no GL call.
+    private var values: [GLint: [Float]] = [:]
 
     /// Compiles and links `vertex` and `fragment` (file names in GLSL/) with `defines`
     /// inserted after each `#version` line. Errors carry the file name and the driver's log.
@@ -79,6 +81,25 @@ final class ShaderProgram {
             throw RenderError("GLSL/\(file)\(label(defines)): compile failed:\n\(log)")
         }
         return shader
+    }
+
+    /// Sets a float uniform (1 or 2 components), unless it already holds that value.
+    func set(_ gl: GL, _ name: String, _ v: Float...) {
+        let loc = uniform(gl, name)
+        if values[loc] == v { gl.skipped(); return }
+        switch v.count {
+        case 1: gl.uniform1f(loc, v[0])
+        default: gl.uniform2f(loc, v[0], v[1])
+        }
+        values[loc] = v
+    }
+
+    /// Sets a sampler uniform to a texture unit, unless it already is.
+    func setSampler(_ gl: GL, _ name: String, unit: Int) {
+        let loc = uniform(gl, name)
+        if values[loc] == [Float(unit)] { gl.skipped(); return }
+        gl.uniform1i(loc, GLint(unit))
+        values[loc] = [Float(unit)]
     }
 
     /// The location of a uniform, looked up once.

@@ -1,7 +1,7 @@
 import CStipple
 
 /// How a buffer refilled every frame is written (the benchmark measures each).
-public enum VertexUpload: String, Sendable, CaseIterable {
+package enum BufferWrite: String, Sendable, CaseIterable {
     /// `glBufferSubData` in place; `glBufferData` only when the buffer must grow. The default:
     /// a steady frame size allocates nothing.
     case subData
@@ -12,19 +12,21 @@ public enum VertexUpload: String, Sendable, CaseIterable {
     case orphan
 }
 
-/// One GL array buffer that grows as needed and is refilled each frame.
+/// One GL array buffer that grows as needed: refilled whole each frame (`upload`), or
+/// appended to and kept (`append`, for resident stamps).
 final class VertexBuffer {
     let id: GLuint
+    /// Bytes the GL buffer can hold.
     private(set) var capacity = 0
 
     init(gl: GL) { id = gl.genBuffer() }
 
-    /// Replaces the buffer's contents with `count` elements of `values`.
-    func upload<T>(_ gl: GL, _ values: UnsafeBufferPointer<T>, strategy: VertexUpload = .subData) {
+    /// Replaces the buffer's contents with `values`.
+    func upload<T>(_ gl: GL, _ values: UnsafeBufferPointer<T>, write: BufferWrite = .subData) {
         let bytes = values.count * MemoryLayout<T>.stride
         gl.bindArrayBuffer(id)
         guard bytes > 0, let base = values.baseAddress else { return }
-        switch strategy {
+        switch write {
         case .subData where bytes <= capacity:
             gl.bufferSubData(offset: 0, bytes: bytes, data: base)
         case .subData, .bufferData:
@@ -35,6 +37,27 @@ final class VertexBuffer {
             capacity = max(bytes, capacity)
             gl.bufferSubData(offset: 0, bytes: bytes, data: base)
         }
+    }
+
+    /// Makes the buffer hold `values[0..<values.count]` when it already holds the first
+    /// `kept` of them: uploads only the rest, unless the buffer must grow (then all of them,
+    /// into twice the room, so growth is amortised). Returns whether it re-uploaded all.
+    @discardableResult
+    func append<T>(_ gl: GL, _ values: UnsafeBufferPointer<T>, kept: Int) -> Bool {
+        let stride = MemoryLayout<T>.stride
+        guard kept < values.count, let base = values.baseAddress else { return false }
+        gl.bindArrayBuffer(id)
+        var from = kept
+        var whole = false
+        if values.count * stride > capacity || kept == 0 {
+            capacity = max(values.count * 2, 256) * stride
+            gl.bufferData(bytes: capacity, data: nil, usage: GLenum(GL_DYNAMIC_DRAW))
+            from = 0
+            whole = true
+        }
+        gl.bufferSubData(offset: from * stride, bytes: (values.count - from) * stride,
+                         data: UnsafeRawPointer(base + from))
+        return whole
     }
 
     func delete(_ gl: GL) { gl.deleteBuffer(id) }

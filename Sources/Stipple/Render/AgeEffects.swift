@@ -12,11 +12,17 @@ public struct AgeEffects: Sendable, Equatable {
         self.maxAge = maxAge; self.dissolveDistance = dissolveDistance; self.pointScale = pointScale
     }
 
-    /// A stamp of this age is drawn: born (age ≥ 0) and not dead (age < M when M > 0).
+    /// A stamp of this age is drawn: born and not dead.
     @inline(__always)
-    public func isLive(age: Float) -> Bool {
-        age >= 0 && (maxAge <= 0 || age < maxAge)
-    }
+    public func isLive(age: Float) -> Bool { !isUnborn(age: age) && !isDead(age: age) }
+
+    /// Not born yet: a negative age (or no age at all: NaN is never drawn).
+    @inline(__always)
+    public func isUnborn(age: Float) -> Bool { !(age >= 0) }
+
+    /// Dead: its age has reached M (only when M > 0; with M = 0 stamps never age).
+    @inline(__always)
+    public func isDead(age: Float) -> Bool { maxAge > 0 && age >= maxAge }
 
     @inline(__always)
     static func smoothstep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {

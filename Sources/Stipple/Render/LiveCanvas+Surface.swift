@@ -1,14 +1,28 @@
-/// The backing layer's GL surface (the renderer's `makeSurface`, `draw(_:frame:settings:onto:)`).
+/// The backing layer's GL surface (the renderer's `makeSurface`, `draw(_:frame:settings:onto:)`):
+/// made on the first bake, starting as the canvas's background; a frame then starts as an
+/// exact copy of it.
 extension LiveCanvas {
-    /// TEMPORARY until "Surfaces:" lands: nothing is baked, strokes stay as layers under the shown ones.
+    static var canBake: Bool { true }
+
+    /// Composites a stroke's layer onto the current backing surface (made if need be).
     func bakeLayer(_ layer: LayerID) async throws {
-        throw SessionError("no surfaces yet")
+        let surface: SurfaceID
+        if let s = session.backing.surface {
+            surface = s
+        } else {
+            surface = try await renderer.makeSurface(canvas)
+            session.backing.surface = surface
+        }
+        try await renderer.draw([layer], frame: frame, settings: settings, onto: surface)
     }
-    static var canBake: Bool { false }
-    /// The backing layer as an image: one read-back.
+
+    func removeSurface(_ id: SurfaceID) async { await renderer.removeSurface(id) }
+
+    func surfaceBackground(_ id: SurfaceID) -> CanvasBackground { .surface(id) }
+
+    /// The backing layer as an image: one read-back (the background alone while nothing is baked).
     func backingImage() async throws -> Image {
-        try await renderer.renderLayers([], canvas: frameCanvas, frame: frame, settings: settings)
+        if let s = session.backing.surface { return try await renderer.image(of: s) }
+        return try await renderer.renderLayers([], canvas: canvas, frame: frame, settings: settings)
     }
-    func removeSurface(_ id: SurfaceID) async {}
-    func surfaceBackground(_ id: SurfaceID) -> CanvasBackground { canvas.background }
 }

@@ -3,6 +3,9 @@ public enum CanvasBackground: Sendable, Equatable {
     case color(Color)
     /// An image of the canvas's size, straight alpha, rows top to bottom.
     case image(Image)
+    /// An exact copy of a renderer's surface of the canvas's size (see `makeSurface`):
+    /// a drawing session's backing layer, say.
+    case surface(SurfaceID)
 }
 
 public struct Canvas: Sendable, Equatable {

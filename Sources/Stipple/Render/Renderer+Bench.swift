@@ -1,15 +1,14 @@
-import CStipple
-
 /// Hooks that only the benchmark and the tests use: `package` access, so an application
 /// linking Stipple never sees them.
 extension Renderer {
     /// Runs C code that calls GL directly (the benchmark's C baseline) on this render
     /// thread, then forgets what the state cache believed: the C code bound its own objects.
     package func runForeignGL<T: Sendable>(_ body: @Sendable () throws -> T) rethrows -> T {
-        precondition(gl.context.isCurrentHere(), "foreign GL must run on the render thread")
-        defer { gl.invalidateStateCache() }
-        return try body()
+        try device.runForeign(body)
     }
+
+    /// How the immediate path writes its buffers each frame.
+    package func setBufferWrite(_ write: BufferWrite) { device.drawer.bufferWrite = write }
 
     /// The shader source as the renderer compiles it for `primitive`.
     package nonisolated func shaderSources(for primitive: Primitive) throws -> (vertex: String, fragment: String) {

@@ -1,11 +1,9 @@
-import CStipple
-
 extension Renderer {
-    /// A new, empty layer of stamps drawn with `brush` (cached by `brushKey`).
+    /// A new, empty layer of stamps drawn with `brush` (its texture cached by `brushKey`).
     public func makeLayer(brushKey: String, brush: Brush) -> LayerID {
         nextLayer += 1
         let id = LayerID(value: nextLayer)
-        layers[id] = StampLayer(gl: gl, brushKey: brushKey, brush: brush)
+        layers[id] = StampLayer(gl: device.gl, brush: BrushRef(key: brushKey, brush: brush))
         return id
     }
 
@@ -17,20 +15,22 @@ extension Renderer {
         l.append(stamps, rotations: rotations)
     }
 
+    /// Frees a layer and its GL buffers.
     public func removeLayer(_ layer: LayerID) {
-        layers.removeValue(forKey: layer)?.delete(gl)
+        layers.removeValue(forKey: layer)?.delete(device.gl)
+    }
+
+    /// True when every stamp of `layer` is dead at `frame` and later (with `maxAge` > 0):
+    /// nothing it holds can be drawn again, so it can be removed.
+    public func isSpent(_ layer: LayerID, at frame: Int, effects: AgeEffects) -> Bool {
+        layers[layer]?.isSpent(at: Float(frame), effects: effects) ?? true
     }
 
     /// The stamps of `layers` live at `frame`, in draw order, ages as at that frame: what
     /// `.reuploadAges` uploads.
     public func liveStamps(_ ids: [LayerID], frame: Int, effects: AgeEffects) -> [SketchPoint] {
-        let f = Float(frame)
-        return ids.compactMap { layers[$0] }.flatMap { layer in
-            layer.stamps[layer.window(at: f)].compactMap { p -> SketchPoint? in
-                var q = p
-                q.age += f
-                return effects.isLive(age: q.age) ? q : nil
-            }
+        ids.compactMap { layers[$0] }.flatMap { layer in
+            LiveStamps.batch(batch(of: layer, at: Float(frame), effects: effects), atFrame: frame, effects: effects).stamps
         }
     }
 
@@ -42,65 +42,45 @@ extension Renderer {
     }
 
     /// Draws `ids` in order at `frame` without reading back.
-    public func drawLayers(_ ids: [LayerID], canvas: Canvas, frame: Int, settings: RenderSettings = RenderSettings(),
-                           upload: UploadStrategy = .resident) throws {
-        let chosen = try ids.map { id -> StampLayer in
-            guard let l = layers[id] else { throw RenderError("\(id) does not exist") }
-            return l
-        }
-        let f = Float(frame)
-        for layer in chosen { layer.advance(to: f, effects: settings.effects) }
-
+    package func drawLayers(_ ids: [LayerID], canvas: Canvas, frame: Int, settings: RenderSettings = RenderSettings(),
+                            upload: UploadStrategy = .resident) throws {
+        let chosen = try resolve(ids, frame: frame, effects: settings.effects)
         if upload == .reuploadAges {
             // Every live stamp again, ages as at this frame, through the immediate path.
-            let batches = chosen.map { layer -> StampBatch in
-                let window = layer.window(at: f)
-                var stamps: [SketchPoint] = [], rotations: [Float]? = layer.rotations == nil ? nil : []
-                stamps.reserveCapacity(window.count)
-                for i in window {
-                    var q = layer.stamps[i]
-                    q.age += f
-                    guard settings.effects.isLive(age: q.age) else { continue }
-                    stamps.append(q)
-                    rotations?.append(layer.rotations![i])
-                }
-                return StampBatch(brushKey: layer.brushKey, brush: layer.brush, stamps: stamps, rotations: rotations)
+            let batches = chosen.map {
+                LiveStamps.batch(batch(of: $0, at: Float(frame), effects: settings.effects), atFrame: frame,
+                                 effects: settings.effects)
             }
             try drawImmediate(canvas: canvas, batches: batches, settings: settings, ageOffset: 0)
             return
         }
+        let target = try beginFrame(canvas)
+        try drawResident(chosen, canvas: canvas, frame: frame, settings: settings, into: target)
+    }
 
-        try prepareCanvas(canvas)
-        let planner = planner(canvas, settings, f)
-        quadVertices.removeAll(keepingCapacity: true)
-        runs.removeAll(keepingCapacity: true)
-        var sources: [PointSource] = []
-        for (index, layer) in chosen.enumerated() {
-            layer.sync(gl)
-            sources.append(PointSource(stamps: layer.buffer, rotations: layer.rotations == nil ? nil : layer.rotationBuffer))
-            let window = layer.window(at: f)
-            if planner.pointsSuffice(for: layer.bounds) {
-                // Nothing in this layer can need a quad: one draw, no look at the stamps.
-                planner.planAllPoints(batch: index, source: index, first: window.lowerBound, count: window.count, runs: &runs)
-            } else {
-                layer.stamps.withUnsafeBufferPointer { all in
-                    let slice = UnsafeBufferPointer(rebasing: all[window])
-                    if let rotations = layer.rotations {
-                        rotations.withUnsafeBufferPointer { rot in
-                            planner.plan(batch: index, source: index, stamps: slice,
-                                         rotations: UnsafeBufferPointer(rebasing: rot[window]),
-                                         bufferBase: window.lowerBound, keepCulledInRuns: true,
-                                         quads: &quadVertices, runs: &runs)
-                        }
-                    } else {
-                        planner.plan(batch: index, source: index, stamps: slice, rotations: nil,
-                                     bufferBase: window.lowerBound, keepCulledInRuns: true,
-                                     quads: &quadVertices, runs: &runs)
-                    }
-                }
-            }
+    /// Plans and draws resident layers onto a bound target.
+    func drawResident(_ chosen: [StampLayer], canvas: Canvas, frame: Int, settings: RenderSettings,
+                      into target: Framebuffer) throws {
+        let f = Float(frame)
+        plan.reset(settings: settings, ageOffset: f)
+        for layer in chosen { layer.sync(device.gl) }
+        planner(canvas, settings, f).planLayers(chosen.map { $0.view(at: f, effects: settings.effects) }, into: &plan)
+        try device.draw(plan, layers: chosen.map(\.pointBuffers), into: target)
+    }
+
+    /// The layers named, moved forward to `frame` (their dead prefix dropped).
+    func resolve(_ ids: [LayerID], frame: Int, effects: AgeEffects) throws -> [StampLayer] {
+        try ids.map { id -> StampLayer in
+            guard let l = layers[id] else { throw RenderError("\(id) does not exist") }
+            l.advance(to: Float(frame), effects: effects)
+            return l
         }
-        try drawRuns(canvas: canvas, settings: settings, ageOffset: f, sources: sources,
-                     brushCount: chosen.count, brush: { (chosen[$0].brushKey, chosen[$0].brush) })
+    }
+
+    /// A layer's window at `frame` as a batch, ages at frame 0.
+    private func batch(of layer: StampLayer, at frame: Float, effects: AgeEffects) -> StampBatch {
+        let w = layer.window(at: frame, effects: effects)
+        return StampBatch(brushKey: layer.brush.key, brush: layer.brush.brush, stamps: Array(layer.stamps[w]),
+                          rotations: layer.rotations.map { Array($0[w]) })
     }
 }

@@ -85,20 +85,7 @@ public struct Scene: Sendable {
     /// The live vertex buffer at frame `n` (SPEC §9): every stamp born at or before frame
     /// n, aged by n, dead stamps gone, in draw order. This is exactly what is uploaded.
     public func batches(atFrame n: Int) -> [StampBatch] {
-        let offset = Float(n)
-        return session.batches(batches, atFrame: n).map { batch in
-            var b = batch
-            b.stamps = []
-            b.rotations = batch.rotations == nil ? nil : []
-            for (i, p) in batch.stamps.enumerated() {
-                var q = p
-                q.age = p.age + offset
-                guard effects.isLive(age: q.age) else { continue }
-                b.stamps.append(q)
-                b.rotations?.append(batch.rotations![i])
-            }
-            return b
-        }
+        session.batches(batches, atFrame: n).map { LiveStamps.batch($0, atFrame: n, effects: effects) }
     }
 
     /// Throws when the driver cannot hold this canvas, blaming the script's canvas size.

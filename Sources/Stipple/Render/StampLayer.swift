@@ -1,4 +1,3 @@
-import CStipple
 
 /// Names a layer of a `Renderer`.
 public struct LayerID: Hashable, Sendable, CustomStringConvertible {
@@ -27,22 +26,19 @@ public enum UploadStrategy: String, Sendable, CaseIterable {
 /// dropped from memory once it is half the layer, re-uploading the live rest (amortised O(k)).
 /// Time is expected to move forward: a dropped stamp does not come back for an earlier frame.
 final class StampLayer {
-    let brushKey: String
-    let brush: Brush
+    let brush: BrushRef
     /// The CPU copy of the buffer: `stamps[i]` is at index i in GL.
     private(set) var stamps: [SketchPoint] = []
     private(set) var rotations: [Float]?
     /// How many stamps GL has: `stamps[uploaded...]` are still to go.
     private(set) var uploaded = 0
-    private(set) var capacity = 0
     /// The first stamp that may be live.
     private(set) var head = 0
     private(set) var bounds = StampBounds()
     let buffer: VertexBuffer
     let rotationBuffer: VertexBuffer
 
-    init(gl: GL, brushKey: String, brush: Brush) {
-        self.brushKey = brushKey
+    init(gl: GL, brush: BrushRef) {
         self.brush = brush
         buffer = VertexBuffer(gl: gl)
         rotationBuffer = VertexBuffer(gl: gl)
@@ -61,8 +57,7 @@ final class StampLayer {
     /// Moves the window's start past the stamps dead at `frame`, and drops them when they
     /// are most of the layer.
     func advance(to frame: Float, effects: AgeEffects) {
-        guard effects.maxAge > 0 else { return }
-        while head < stamps.count && stamps[head].age + frame >= effects.maxAge { head += 1 }
+        while head < stamps.count && effects.isDead(age: stamps[head].age + frame) { head += 1 }
         if head >= 1024 && head * 2 >= stamps.count {
             stamps.removeFirst(head)
             rotations?.removeFirst(head)
@@ -74,40 +69,34 @@ final class StampLayer {
     }
 
     /// The stamps that may be live at `frame`: `head..<end`, with unborn ones cut off the end.
-    func window(at frame: Float) -> Range<Int> {
+    func window(at frame: Float, effects: AgeEffects) -> Range<Int> {
         var end = stamps.count
-        while end > head && stamps[end - 1].age + frame < 0 { end -= 1 }
+        while end > head && effects.isUnborn(age: stamps[end - 1].age + frame) { end -= 1 }
         return head..<end
     }
 
-    /// Uploads what GL does not have yet: only the new stamps, unless the buffer must grow
-    /// (then everything, into a buffer twice the size) or was compacted.
+    /// True when no stamp is left that can be drawn at `frame` or later: every one dead.
+    func isSpent(at frame: Float, effects: AgeEffects) -> Bool {
+        effects.maxAge > 0 && !stamps[head...].contains { !effects.isDead(age: $0.age + frame) }
+    }
+
+    /// The layer as a frame plan sees it at `frame`.
+    func view(at frame: Float, effects: AgeEffects) -> LayerView {
+        LayerView(brush: brush, stamps: stamps, rotations: rotations, window: window(at: frame, effects: effects),
+                  bounds: bounds)
+    }
+
+    /// Uploads what GL does not have yet: only the new stamps, unless a buffer must grow or
+    /// the layer was compacted (then everything, into twice the room).
     func sync(_ gl: GL) {
         guard uploaded < stamps.count else { return }
-        let stride = SketchPoint.byteSize
-        if stamps.count > capacity || uploaded == 0 {
-            capacity = max(stamps.count * 2, 256)
-            gl.bindArrayBuffer(buffer.id)
-            gl.bufferData(bytes: capacity * stride, data: nil, usage: GLenum(GL_DYNAMIC_DRAW))
-            if rotations != nil {
-                gl.bindArrayBuffer(rotationBuffer.id)
-                gl.bufferData(bytes: capacity * 4, data: nil, usage: GLenum(GL_DYNAMIC_DRAW))
-            }
-            uploaded = 0
-        }
-        let count = stamps.count - uploaded
-        gl.bindArrayBuffer(buffer.id)
-        stamps.withUnsafeBytes { raw in
-            gl.bufferSubData(offset: uploaded * stride, bytes: count * stride, data: raw.baseAddress! + uploaded * stride)
-        }
-        if let rotations {
-            gl.bindArrayBuffer(rotationBuffer.id)
-            rotations.withUnsafeBytes { raw in
-                gl.bufferSubData(offset: uploaded * 4, bytes: count * 4, data: raw.baseAddress! + uploaded * 4)
-            }
-        }
+        stamps.withUnsafeBufferPointer { buffer.append(gl, $0, kept: uploaded) }
+        rotations?.withUnsafeBufferPointer { rotationBuffer.append(gl, $0, kept: uploaded) }
         uploaded = stamps.count
     }
+
+    /// The buffers a frame binds for this layer's point runs.
+    var pointBuffers: PointBuffers { PointBuffers(stamps: buffer, rotations: rotations == nil ? nil : rotationBuffer) }
 
     func delete(_ gl: GL) {
         buffer.delete(gl)

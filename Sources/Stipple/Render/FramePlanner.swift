@@ -1,25 +1,13 @@
 import CStipple
 
-/// One draw call: `count` stamps from `first` of one buffer, with one batch's brush.
-struct DrawRun: Equatable {
-    var primitive: Primitive
-    /// Which batch (brush) the stamps belong to.
-    var batch: Int
-    /// For points, which of the frame's point buffers; unused for quads.
-    var source: Int
-    /// In stamps: for points, the index in the source buffer; for quads, in the quad buffer.
-    var first: Int
-    var count: Int
-}
-
-/// Turns stamps into draw runs, in buffer order.
+/// Builds frame plans (`FramePlan`): turns stamps into draw runs, in buffer order.
 ///
 /// Live stamps are drawn as points unless points cannot draw them right: wider than the
 /// driver's largest point (it would be clamped), or centred off the canvas (some drivers
 /// drop such a point). Those become quads, six vertices each, in the quad buffer.
 /// Consecutive stamps of one kind share a run, so the common case is one draw a batch,
 /// and the order of compositing is kept (SPEC §4).
-struct DrawPlanner {
+struct FramePlanner {
     var effects: AgeEffects
     var primitive: Primitive
     var maxPointSize: Float
@@ -45,8 +33,8 @@ struct DrawPlanner {
         // No pixel centre of the canvas can lie in its square: nothing to draw.
         if g.centreX + half < 0 || g.centreY + half < 0 || g.centreX - half > canvasWidth
             || g.centreY - half > canvasHeight { return .invisible }
-        if primitive == .quads || g.diameter > maxPointSize - DrawPlanner.pointSizeMargin { return .quad }
-        let m = DrawPlanner.edgeMargin - guardBand
+        if primitive == .quads || g.diameter > maxPointSize - FramePlanner.pointSizeMargin { return .quad }
+        let m = FramePlanner.edgeMargin - guardBand
         let offViewport = g.centreX < m || g.centreY < m || g.centreX > canvasWidth - m || g.centreY > canvasHeight - m
         return offViewport ? .quad : .point
     }
@@ -58,8 +46,8 @@ struct DrawPlanner {
         // The widest a stamp gets is twice its size (the intro), and it drifts at most D.
         let widest = 2 * bounds.maxRadius * effects.pointScale * (effects.maxAge > 0 ? 2 : 1)
         let drift = effects.maxAge > 0 ? abs(effects.dissolveDistance) : 0
-        let m = DrawPlanner.edgeMargin + drift + 0.01 - guardBand
-        return widest <= maxPointSize - DrawPlanner.pointSizeMargin - 0.01
+        let m = FramePlanner.edgeMargin + drift + 0.01 - guardBand
+        return widest <= maxPointSize - FramePlanner.pointSizeMargin - 0.01
             && bounds.minX >= m && bounds.minY >= m
             && bounds.maxX <= canvasWidth - m && bounds.maxY <= canvasHeight - m
     }
@@ -100,7 +88,7 @@ struct DrawPlanner {
                                          dissolve_angle: p.dissolveAngle, red: p.red, green: p.green,
                                          blue: p.blue, alpha: p.alpha)
                 let rotation = rotations?[i] ?? 0
-                for (cx, cy) in DrawPlanner.corners {
+                for (cx, cy) in FramePlanner.corners {
                     quads.append(stp_quad_vertex(point: c, corner_x: cx, corner_y: cy, rotation: rotation))
                 }
             }
@@ -136,5 +124,101 @@ struct StampBounds: Equatable {
         minX = min(minX, p.x); maxX = max(maxX, p.x)
         minY = min(minY, p.y); maxY = max(maxY, p.y)
         maxRadius = max(maxRadius, p.radius)
+    }
+}
+
+/// A resident layer as the planner sees it: its stamps (ages at frame 0) and the window
+/// that may be live at the frame. No GL.
+struct LayerView {
+    var brush: BrushRef
+    var stamps: [SketchPoint]
+    var rotations: [Float]?
+    var window: Range<Int>
+    var bounds: StampBounds
+}
+
+extension FramePlanner {
+    /// Plans `batches` drawn from the plan's own buffer: only the stamps live at
+    /// `ageOffset` are packed into `plan.stamps`, in draw order, keeping their ages.
+    func planImmediate(_ batches: [StampBatch], into plan: inout FramePlan) {
+        plan.sources = [.immediate]
+        let anyRotation = batches.contains { $0.rotations != nil }
+        plan.rotations = anyRotation ? [] : nil
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(batches.count)
+        for batch in batches {
+            plan.brushes.append(BrushRef(key: batch.brushKey, brush: batch.brush))
+            let start = plan.stamps.count
+            let allLive = batch.stamps.withUnsafeBufferPointer {
+                LiveStamps.allLive($0, offset: ageOffset, effects: effects)
+            }
+            if allLive && batches.count == 1 && !anyRotation {
+                // The common case: the caller's array is the buffer (no copy on the CPU).
+                plan.stamps = batch.stamps
+                plan.stampsBorrowed = true
+            } else if allLive {
+                plan.stamps.append(contentsOf: batch.stamps)
+                if anyRotation { plan.rotations!.append(contentsOf: batch.rotations ?? .init(repeating: 0, count: batch.stamps.count)) }
+            } else {
+                batch.stamps.withUnsafeBufferPointer { stamps in
+                    if let r = batch.rotations {
+                        r.withUnsafeBufferPointer { rot in
+                            LiveStamps.select(stamps, rotations: rot, offset: ageOffset, effects: effects, rebase: false,
+                                              into: &plan.stamps, rotations: &plan.rotations)
+                        }
+                    } else {
+                        LiveStamps.select(stamps, rotations: nil, offset: ageOffset, effects: effects, rebase: false,
+                                          into: &plan.stamps, rotations: &plan.rotations)
+                    }
+                }
+            }
+            ranges.append(start..<plan.stamps.count)
+        }
+        let rotations = plan.rotations ?? []
+        plan.stamps.withUnsafeBufferPointer { all in
+            rotations.withUnsafeBufferPointer { rot in
+                for (index, range) in ranges.enumerated() {
+                    let slice = UnsafeBufferPointer(rebasing: all[range])
+                    var bounds = StampBounds()
+                    for p in slice { bounds.add(p) }
+                    if pointsSuffice(for: bounds) {
+                        // Nothing here can need a quad: one run, no look at each stamp.
+                        planAllPoints(batch: index, source: 0, first: range.lowerBound, count: range.count,
+                                      runs: &plan.runs)
+                        continue
+                    }
+                    self.plan(batch: index, source: 0, stamps: slice,
+                         rotations: anyRotation ? UnsafeBufferPointer(rebasing: rot[range]) : nil,
+                         bufferBase: range.lowerBound, keepCulledInRuns: false, quads: &plan.quads, runs: &plan.runs)
+                }
+            }
+        }
+    }
+
+    /// Plans resident layers, each drawn from its own buffer: a run may span dead or unborn
+    /// stamps inside a layer's window (the shader culls them), so a layer is one draw unless
+    /// some of its stamps need quads.
+    func planLayers(_ layers: [LayerView], into plan: inout FramePlan) {
+        for (index, layer) in layers.enumerated() {
+            plan.brushes.append(layer.brush)
+            plan.sources.append(.layer(index))
+            let window = layer.window
+            if pointsSuffice(for: layer.bounds) {
+                planAllPoints(batch: index, source: index, first: window.lowerBound, count: window.count, runs: &plan.runs)
+                continue
+            }
+            layer.stamps.withUnsafeBufferPointer { all in
+                let slice = UnsafeBufferPointer(rebasing: all[window])
+                if let rotations = layer.rotations {
+                    rotations.withUnsafeBufferPointer { rot in
+                        self.plan(batch: index, source: index, stamps: slice, rotations: UnsafeBufferPointer(rebasing: rot[window]),
+                             bufferBase: window.lowerBound, keepCulledInRuns: true, quads: &plan.quads, runs: &plan.runs)
+                    }
+                } else {
+                    self.plan(batch: index, source: index, stamps: slice, rotations: nil, bufferBase: window.lowerBound,
+                         keepCulledInRuns: true, quads: &plan.quads, runs: &plan.runs)
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,133 @@
+import CStipple
+
+/// The buffers a point run binds: the stamps, and their rotations when they turn.
+struct PointBuffers {
+    var stamps: VertexBuffer
+    var rotations: VertexBuffer?
+}
+
+/// Executes frame plans: the one path from a `FramePlan` to GL. It owns what every frame
+/// shares — the two programs (points, quads), the brush textures (one upload per brush key),
+/// and the buffers for immediate stamps and quad vertices — and sets the frame's state
+/// once, through the state cache, so a frame drawn twice makes no redundant call.
+final class FrameDrawer {
+    private let gl: GL
+    private var programs: [Primitive: ShaderProgram] = [:]
+    private var brushTextures: [String: BrushTexture] = [:]
+    private let pointBuffer: VertexBuffer
+    private let rotationBuffer: VertexBuffer
+    private let quadBuffer: VertexBuffer
+    private var textureIDs: [GLuint] = []
+    /// How the immediate buffers are written each frame (the benchmark compares them).
+    var bufferWrite: BufferWrite = .subData
+
+    init(gl: GL) {
+        self.gl = gl
+        pointBuffer = VertexBuffer(gl: gl)
+        rotationBuffer = VertexBuffer(gl: gl)
+        quadBuffer = VertexBuffer(gl: gl)
+    }
+
+    /// Draws `plan` into `target` (already bound and filled with its background). Layer
+    /// sources read `layers[n]`, in the plan's layer order.
+    func draw(_ plan: FramePlan, layers: [PointBuffers], into target: Framebuffer) throws {
+        guard !plan.runs.isEmpty else { return }
+        gl.setStampBlending()
+        if plan.drawsImmediatePoints {
+            plan.stamps.withUnsafeBufferPointer { pointBuffer.upload(gl, $0, write: bufferWrite) }
+            plan.rotations?.withUnsafeBufferPointer { rotationBuffer.upload(gl, $0, write: bufferWrite) }
+        }
+        if !plan.quads.isEmpty { plan.quads.withUnsafeBufferPointer { quadBuffer.upload(gl, $0, write: bufferWrite) } }
+        let sources = plan.sources.map { source -> PointBuffers in
+            switch source {
+            case .immediate: return PointBuffers(stamps: pointBuffer, rotations: plan.rotations == nil ? nil : rotationBuffer)
+            case let .layer(n): return layers[n]
+            }
+        }
+        // Each batch's texture, looked up once a frame rather than once a run.
+        textureIDs.removeAll(keepingCapacity: true)
+        var last: (key: String, id: GLuint)?
+        for b in plan.brushes {
+            if last?.key != b.key { last = (b.key, texture(b).id) }
+            textureIDs.append(last!.id)
+        }
+        for primitive in Primitive.allCases where plan.runs.contains(where: { $0.primitive == primitive }) {
+            try setUniforms(program(primitive), plan, target)
+        }
+
+        var bound: (Primitive, Int)?
+        for run in plan.runs {
+            gl.bindTexture(textureIDs[run.batch])
+            let want = (run.primitive, run.primitive == .quads ? -1 : run.source)
+            if bound == nil || bound! != want {
+                try gl.useProgram(program(run.primitive).id)
+                switch run.primitive {
+                case .points: bindPoints(sources[run.source])
+                case .quads: bindQuads()
+                }
+                bound = want
+            }
+            switch run.primitive {
+            case .points: gl.drawPoints(first: run.first, count: run.count)
+            case .quads: gl.drawTriangles(first: run.first * 6, count: run.count * 6)
+            }
+        }
+        try gl.checkError("drawing \(plan.runs.count) runs of stamps")
+    }
+
+    private func setUniforms(_ p: ShaderProgram, _ plan: FramePlan, _ target: Framebuffer) {
+        gl.useProgram(p.id)
+        let e = plan.settings.effects
+        p.set(gl, "uTargetSize", Float(target.targetWidth), Float(target.targetHeight))
+        p.set(gl, "uGuardBand", Float(target.guardBand))
+        p.set(gl, "uMaxAge", e.maxAge)
+        p.set(gl, "uDissolveDistance", e.dissolveDistance)
+        p.set(gl, "uPointScale", e.pointScale)
+        p.set(gl, "uAgeOffset", plan.ageOffset)
+        p.setSampler(gl, "uBrush", unit: 0)
+    }
+
+    private func program(_ primitive: Primitive) throws -> ShaderProgram {
+        if let p = programs[primitive] { return p }
+        let p = try ShaderProgram(gl: gl, vertex: "sketch.vert", fragment: "sketch.frag",
+                                  defines: primitive == .quads ? ["STIPPLE_QUADS"] : [])
+        programs[primitive] = p
+        return p
+    }
+
+    private func texture(_ b: BrushRef) -> BrushTexture {
+        if let t = brushTextures[b.key] { return t }
+        let t = BrushTexture(gl: gl, brush: b.brush)
+        brushTextures[b.key] = t
+        return t
+    }
+
+    private typealias A = ShaderProgram.Attribute
+    /// SketchPoint's fields as attributes (SPEC §2): which, how many floats, at which byte.
+    private static let stampLayout: [(A, Int, Int)] = [(.position, 2, 0), (.radius, 1, 8), (.age, 1, 12),
+                                                       (.dissolveAngle, 1, 16), (.color, 4, 20)]
+
+    private func bindPoints(_ buffers: PointBuffers) {
+        gl.bindArrayBuffer(buffers.stamps.id)
+        for (attribute, size, offset) in FrameDrawer.stampLayout {
+            gl.attributePointer(attribute.rawValue, size: size, stride: SketchPoint.byteSize, offset: offset)
+        }
+        gl.constantAttribute(A.corner.rawValue)
+        if let rotations = buffers.rotations {
+            gl.bindArrayBuffer(rotations.id)
+            gl.attributePointer(A.rotation.rawValue, size: 1, stride: 4, offset: 0)
+        } else {
+            gl.constantAttribute(A.rotation.rawValue, 0)
+        }
+    }
+
+    private func bindQuads() {
+        let stride = MemoryLayout<stp_quad_vertex>.stride
+        gl.bindArrayBuffer(quadBuffer.id)
+        for (attribute, size, offset) in FrameDrawer.stampLayout {
+            gl.attributePointer(attribute.rawValue, size: size, stride: stride, offset: offset)
+        }
+        gl.attributePointer(A.corner.rawValue, size: 2, stride: stride, offset: 36)
+        gl.attributePointer(A.rotation.rawValue, size: 1, stride: stride, offset: 44)
+    }
+}

@@ -1,0 +1,116 @@
+import CStipple
+
+/// The renderer's GL side: its context's state cache and counters, the frame target
+/// (reused while the canvas size stays), surfaces, read-back, and the `FrameDrawer` that
+/// executes plans. Everything here runs on the render thread; the `Renderer` actor above
+/// it decides what to draw and never calls GL itself.
+final class GLDevice {
+    let gl: GL
+    let drawer: FrameDrawer
+    /// The target frames are drawn into, kept while the canvas size stays the same.
+    private var frameTarget: Framebuffer?
+    private var readback: [UInt8] = []
+
+    init(context: GLContext) {
+        gl = GL(context: context)
+        drawer = FrameDrawer(gl: gl)
+    }
+
+    /// What the driver is and can do.
+    func queryInfo() -> RendererInfo {
+        let points = gl.getFloat(GLenum(GL_ALIASED_POINT_SIZE_RANGE), count: 2)
+        let viewport = gl.getInteger(GLenum(GL_MAX_VIEWPORT_DIMS), count: 2)
+        let c = gl.context
+        return RendererInfo(
+            platform: c.platform, platformReason: c.platformReason, eglVersion: c.eglVersion,
+            eglVendor: c.eglVendor, device: c.device,
+            glVendor: gl.getString(GLenum(GL_VENDOR)), glRenderer: gl.getString(GLenum(GL_RENDERER)),
+            glVersion: gl.getString(GLenum(GL_VERSION)),
+            glslVersion: gl.getString(GLenum(GL_SHADING_LANGUAGE_VERSION)),
+            pointSizeRange: min(points[0], points[1])...max(points[0], points[1]),
+            maxTextureSize: Int(gl.getInteger(GLenum(GL_MAX_TEXTURE_SIZE))[0]),
+            maxViewport: (Int(viewport[0]), Int(viewport[1])))
+    }
+
+    var statistics: RenderStatistics {
+        let s = gl.stats
+        return RenderStatistics(glCalls: s.calls, drawCalls: s.draws, bytesUploaded: s.bytesUploaded,
+                                textureUploads: s.textureUploads, skippedBinds: s.skippedBinds)
+    }
+
+    func finish() { gl.finish() }
+
+    /// A new target of a canvas's size with `guardBand` px around it.
+    func makeTarget(width: Int, height: Int, guardBand: Int) throws -> Framebuffer {
+        try Framebuffer(gl: gl, width: width, height: height, guardBand: guardBand)
+    }
+
+    func deleteTarget(_ target: Framebuffer) { target.delete(gl) }
+
+    /// The frame target for a canvas, bound and filled with `background`: a premultiplied
+    /// colour, a premultiplied image (rows top to bottom), or a copy of another target.
+    func beginFrame(width: Int, height: Int, guardBand: Int, background: TargetFill) throws -> Framebuffer {
+        guard gl.checkContextStillCurrent() else { throw RenderError("the render thread's GL context is not current") }
+        let target: Framebuffer
+        if let t = frameTarget, t.width == width, t.height == height {
+            target = t
+        } else {
+            frameTarget?.delete(gl)
+            frameTarget = nil
+            target = try makeTarget(width: width, height: height, guardBand: guardBand)
+            frameTarget = target
+        }
+        try fill(target, with: background)
+        return target
+    }
+
+    /// Fills a whole target with a background.
+    func fill(_ target: Framebuffer, with background: TargetFill) throws {
+        switch background {
+        case let .color(r, g, b, a):
+            target.fill(gl, red: Float(r) / 255, green: Float(g) / 255, blue: Float(b) / 255, alpha: Float(a) / 255)
+        case let .pixels(premultiplied):
+            target.upload(gl, premultipliedTopDown: premultiplied)
+        case let .copy(source):
+            target.copy(gl, from: source)
+        }
+    }
+
+    /// Binds `target` for drawing more onto it, as it is.
+    func bind(_ target: Framebuffer) { target.bind(gl) }
+
+    func draw(_ plan: FramePlan, layers: [PointBuffers], into target: Framebuffer) throws {
+        try drawer.draw(plan, layers: layers, into: target)
+    }
+
+    /// Reads a target back: premultiplied RGBA, rows top to bottom.
+    func read(_ target: Framebuffer) throws -> [UInt8] {
+        target.bind(gl)
+        target.read(gl, into: &readback)
+        try gl.checkError("reading back the frame")
+        return readback
+    }
+
+    /// The last frame drawn, read back.
+    func readFrame() throws -> [UInt8] {
+        guard let t = frameTarget else { throw RenderError("no frame has been drawn") }
+        return try read(t)
+    }
+
+    /// Runs code that calls GL directly, then forgets what the state cache believed.
+    func runForeign<T>(_ body: () throws -> T) rethrows -> T {
+        precondition(gl.context.isCurrentHere(), "foreign GL must run on the render thread")
+        defer { gl.invalidateStateCache() }
+        return try body()
+    }
+}
+
+/// What a target starts as.
+enum TargetFill {
+    /// A premultiplied 8-bit colour.
+    case color(UInt8, UInt8, UInt8, UInt8)
+    /// A premultiplied RGBA image of the canvas's size, rows top to bottom.
+    case pixels([UInt8])
+    /// An exact copy of another target of the same size.
+    case copy(Framebuffer)
+}
