@@ -15,7 +15,8 @@ struct StippleCommand: AsyncParsableCommand {
             GALLIUM_DRIVER=llvmpipe|softpipe picks Mesa's software driver; LP_NUM_THREADS sets llvmpipe's threads.
             """,
         version: StippleVersion.string,
-        subcommands: [RenderCommand.self, StampsCommand.self, CompareCommand.self, InfoCommand.self, BenchCommand.self, TestCommand.self]
+        subcommands: [RenderCommand.self, StampsCommand.self, CompareCommand.self, InfoCommand.self, BenchCommand.self, TestCommand.self,
+                      SaveLoopCommand.self]
     )
 }
 

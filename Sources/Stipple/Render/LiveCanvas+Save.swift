@@ -63,7 +63,7 @@ extension LiveCanvas {
         }
         session.bakeHolds += 1
         defer { session.bakeHolds -= 1 }
-        let background = try await backingImage()
+        let background = try await backingSnapshot()
         return SavedDrawing(width: canvas.width, height: canvas.height, background: background, fps: fps, seed: seed,
                             effects: settings.effects, startFrame: frame, strokes: strokes)
     }

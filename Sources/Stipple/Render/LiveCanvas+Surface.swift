@@ -19,10 +19,4 @@ extension LiveCanvas {
     func removeSurface(_ id: SurfaceID) async { await renderer.removeSurface(id) }
 
     func surfaceBackground(_ id: SurfaceID) -> CanvasBackground { .surface(id) }
-
-    /// The backing layer as an image: one read-back (the background alone while nothing is baked).
-    func backingImage() async throws -> Image {
-        if let s = session.backing.surface { return try await renderer.image(of: s) }
-        return try await renderer.renderLayers([], canvas: canvas, frame: frame, settings: settings)
-    }
 }

@@ -19,7 +19,8 @@ struct SavedDrawing: Sendable {
     }
     var width: Int
     var height: Int
-    var background: Image
+    /// The backing layer, premultiplied as read back: made straight when written.
+    var background: SurfaceSnapshot
     var fps: Double
     var seed: UInt64
     var effects: AgeEffects
@@ -54,7 +55,7 @@ struct SavedDrawing: Sendable {
         }
         let backingFile = "\(stem).backing-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).png"
         try SavedDrawing.writing(FileSystem.resolve(backingFile, against: folder)) {
-            try PNGFile.write(background, to: FileSystem.resolve(backingFile, against: folder))
+            try PNGFile.write(background.image, to: FileSystem.resolve(backingFile, against: folder))
         }
         var json = "{\n"
         json += "  \"canvas\": { \"width\": \(width), \"height\": \(height), \"background\": { \"image\": \(SavedDrawing.quote(backingFile)) } },\n"
