@@ -17,7 +17,7 @@ TEST_APT_PACKAGES := chromium ffmpeg
 # For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
 BENCH_APT_PACKAGES := libcairo2
 
-.PHONY: deps test-deps bench-deps apt-install build build-release run test bench goldens clean
+.PHONY: deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -65,6 +65,19 @@ bench: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --chart $(OUT)/bench.svg | tee $(OUT)/bench.txt
 	@echo "Table: $(OUT)/bench.txt, chart: $(OUT)/bench.svg"
+
+# Drawing sessions at full size (docs/sessions.md): undo latency over 1 000 baked strokes,
+# 10 000 strokes at maxAge 0, a 4096×4096 save while 100 frames render.
+bench-session: bench-deps build-release
+	@mkdir -p $(OUT)
+	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario session --session-strokes 10000 | tee $(OUT)/bench-session.txt
+
+# The soak (outside make test; about 10 minutes here): a Periscope session of 200 000 frames
+# (30 fps, M = 110, a stroke every 2 s): frame time and RSS flat, GL buffers bounded.
+SOAK_FRAMES ?= 200000
+soak-session: bench-deps build-release
+	@mkdir -p $(OUT)
+	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario session --session-frames $(SOAK_FRAMES) | tee $(OUT)/soak-session.txt
 
 # Records missing goldens and re-records those the images no longer match (llvmpipe, points).
 # Only for an intended change: say why in the note, with the before/after figures.

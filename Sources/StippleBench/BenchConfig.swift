@@ -18,6 +18,9 @@ public struct BenchConfig: Sendable, Codable {
         case sequence
         /// A Periscope-style animation baked into 4:2:0 video, against PNGs + ffmpeg overlay.
         case video
+        /// Drawing sessions: undo latency against replaying every stroke, a long session's
+        /// frame time and memory, many strokes' memory, frames while saving (SessionScenarios.swift).
+        case session
     }
 
     public var scenarios: [Scenario] = Scenario.allCases
@@ -42,6 +45,16 @@ public struct BenchConfig: Sendable, Codable {
     /// Pairs in the Stipple-against-C comparisons: their ratio is the noisiest figure.
     public var pairs = 11
     public var seed: UInt64 = 1
+    /// The session scenario: strokes baked under the 30 undoable ones (undo latency), frames
+    /// of the long session and its canvas (Periscope's), strokes of the many-strokes run,
+    /// the side of the drawing saved while `saveFrames` frames are drawn.
+    public var sessionBakedStrokes = 1_000
+    public var sessionFrames = 3_000
+    public var sessionWidth = 320
+    public var sessionHeight = 568
+    public var sessionStrokes = 2_000
+    public var saveSide = 4_096
+    public var saveFrames = 100
 
     public init() {}
 
@@ -60,6 +73,11 @@ public struct BenchConfig: Sendable, Codable {
         c.warmup = 1
         c.reps = 3
         c.pairs = 3
+        c.sessionBakedStrokes = 40
+        c.sessionFrames = 200
+        c.sessionStrokes = 100
+        c.saveSide = 256
+        c.saveFrames = 5
         return c
     }
 }

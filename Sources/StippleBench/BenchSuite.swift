@@ -30,6 +30,7 @@ public struct BenchSuite: Sendable {
             case .upload: try await upload(renderer, &report)
             case .sequence: try await sequence(renderer, &report)
             case .video: try await video(renderer, &report)
+            case .session: try await session(renderer, &report)
             }
         }
         return report

@@ -13,7 +13,9 @@ struct BenchCommand: AsyncParsableCommand {
             stamps, k new a frame: resident layers against re-uploading every age), readback \
             (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
             (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
-            4:2:0 video, against render --frames PNGs + ffmpeg overlay). Times are medians after warm-up, \
+            4:2:0 video, against render --frames PNGs + ffmpeg overlay), session (undo latency against \
+            replaying every stroke, a long session's frame time and memory, many strokes' memory, frames \
+            while a large drawing is saved). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
             The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
             time over another's. --quick runs small sizes and judges no target.
@@ -52,6 +54,15 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "PNG compression of the sequence scenario's frames: 0-3 fast, 4-9 smaller (as render --compression).")
     var compression: Int32?
+
+    @Option(help: "Frames of the session scenario's long session (make soak-session: 200000).")
+    var sessionFrames: Int?
+
+    @Option(help: "Strokes of the session scenario's many-strokes run (maxAge 0).")
+    var sessionStrokes: Int?
+
+    @Option(help: "Side of the drawing the session scenario saves while drawing.")
+    var saveSide: Int?
 
     @Flag(help: "Print the report as JSON instead of a table.")
     var json = false
@@ -92,6 +103,9 @@ struct BenchCommand: AsyncParsableCommand {
         if let live, let counts = parseList(live) { config.liveCounts = counts }
         if let frames { config.sequenceFrames = frames; config.videoFrames = frames }
         if let compression { config.compression = compression }
+        if let sessionFrames { config.sessionFrames = max(100, sessionFrames) }
+        if let sessionStrokes { config.sessionStrokes = max(10, sessionStrokes) }
+        if let saveSide { config.saveSide = max(16, saveSide) }
         if let chart { try checkOutput(chart, notAnyOf: []) }
 
         let verbose = !json

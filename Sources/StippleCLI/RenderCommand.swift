@@ -94,10 +94,11 @@ struct RenderCommand: AsyncParsableCommand {
         let layers = try await scene.makeLayers(on: renderer)
         let sequence = FrameSequence(frames: range.lower...range.upper, folder: output, compression: Int32(compression))
         for n in sequence.frames { try checkOutput(sequence.path(of: n), notAnyOf: scene.inputFiles) }
-        let canvas = scene.canvas, upload = self.upload
+        let canvas = scene.canvas, upload = self.upload, session = scene.session
         let progress = ProgressLine(total: range.count, label: "rendering frames")
         try await sequence.run(render: { n in
-            try await renderer.renderLayers(layers, canvas: canvas, frame: n, settings: settings, upload: upload)
+            try await renderer.renderLayers(session.shown(layers, atFrame: n), canvas: canvas,
+                                            frame: session.clockFrame(n), settings: settings, upload: upload)
         }, progress: { progress.update($0) })
         try remove(stale)
         note(summary(scene, frames: range, removed: stale.count))

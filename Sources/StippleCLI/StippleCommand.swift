@@ -17,7 +17,7 @@ struct StippleCommand: AsyncParsableCommand {
         version: StippleVersion.string,
         subcommands: [RenderCommand.self, StampsCommand.self, DescribeCommand.self, ConvertCommand.self,
                       BrushCommand.self, CompareCommand.self, InfoCommand.self, BenchCommand.self,
-                      TestCommand.self, BakeCommand.self]
+                      TestCommand.self, BakeCommand.self, SaveLoopCommand.self]
     )
 }
 

@@ -40,7 +40,7 @@ final class HelpTextTests: XCTestCase {
     }
 
     func testUsageWrapsBetweenOptions() throws {
-        for command in ["render", "bake", "compare", "bench"] {
+        for command in ["render", "bake", "compare"] {
             let text = try help(command, columns: 80)
             let usage = text.components(separatedBy: "\n\n").first { $0.hasPrefix("USAGE:") } ?? ""
             XCTAssertGreaterThan(usage.split(separator: "\n").count, 1, "stipple \(command)'s usage fits one line?")

@@ -96,7 +96,7 @@ final class ScriptDecoderTests: XCTestCase {
     func testUnknownKeysAtEveryLevel() {
         let canvas = #""canvas": { "width": 2, "height": 2 }"#
         fx.assertError("{ \(canvas), \"Draw\": [] }", at: "\"Draw\"",
-                       #"unknown key "Draw" in the script; expected one of: canvas, fps, maxAge, dissolveDistance, pointScale, seed, brushes, draw"#)
+                       #"unknown key "Draw" in the script; expected one of: canvas, fps, maxAge, dissolveDistance, pointScale, seed, brushes, draw, startFrame"#)
         fx.assertError("{\n  \"canvas\": { \"width\": 2,\n    \"height\": 2, \"colour\": \"#000000\" } }", at: "\"colour\"",
                        #"unknown key "colour" in canvas; expected one of: width, height, background"#)
         fx.assertError(#"{ "canvas": { "width": 2, "height": 2, "background": { "image": "bg.png", "fit": 1 } } }"#, at: "\"fit\"",
@@ -230,7 +230,7 @@ final class ScriptDecoderTests: XCTestCase {
         fx.assertError(head + """
             { "brush": "soft", "colour": "#ff3b30", "points": [ { "x": 10, "y": 20, "t": 0.00, "pressure": 0.4 } ] }] }
             """, at: "\"colour\"",
-            "unknown key \"colour\" in draw entry 1; expected one of: brush, points, color, radius, spacing, smoothing, opacity, pressure, speed, rotation")
+            "unknown key \"colour\" in draw entry 1; expected one of: brush, points, color, radius, spacing, smoothing, opacity, pressure, speed, rotation, seedIndex")
         fx.assertError(head + #"{ "brush": "soft", "points": [] }] }"#, at: "[] }] }",
                        "a stroke needs at least one touch sample in points; found none")
         fx.assertError(head + #"{ "brush": "soft", "stamps": 5 }] }"#, at: "5 }",

@@ -7,6 +7,11 @@
 /// that arrive while a frame is being drawn coalesce: they all receive the next frame,
 /// drawn once from the newest state (Photoshop on the iPad did the same with its
 /// high-frequency requests).
+///
+/// A canvas is also a drawing session (SPEC §12, docs/sessions.md): `undo`, `redo` and
+/// `clear` over the newest strokes, kept as data up to `UndoLimits`; older strokes are baked
+/// into a backing layer a few at a time per frame; `save(to:)` writes a script and
+/// `LiveCanvas(loading:renderer:)` opens one (LiveCanvas+Session.swift and the files beside it).
 public actor LiveCanvas {
     public nonisolated let renderer: Renderer
     public nonisolated let canvas: Canvas
@@ -17,15 +22,16 @@ public actor LiveCanvas {
 
     public struct StrokeID: Hashable, Sendable { let index: Int }
 
-    private struct OpenStroke {
+    struct OpenStroke {
         var builder: StrokeBuilder
         var layer: LayerID
     }
-    private var strokes: [StrokeID: OpenStroke] = [:]
-    private var drawOrder: [LayerID] = []
-    private var strokeCount = 0
+    var strokes: [StrokeID: OpenStroke] = [:]
+    var strokeCount = 0
+    /// Undo, redo, the kept strokes and the backing layer (LiveCanvas+Session.swift).
+    var session: SessionState
     /// The frame the next render shows.
-    public private(set) var frame = 0
+    public internal(set) var frame = 0
 
     /// Frames actually drawn, and render requests that were served by a frame drawn for
     /// another request.
@@ -36,19 +42,27 @@ public actor LiveCanvas {
     private var queued: Task<Image, Error>?
 
     public init(renderer: Renderer, canvas: Canvas, settings: RenderSettings = RenderSettings(),
-                fps: Double = 30, seed: UInt64 = 0, upload: UploadStrategy = .resident) {
+                fps: Double = 30, seed: UInt64 = 0, upload: UploadStrategy = .resident,
+                undo limits: UndoLimits = UndoLimits()) {
         self.renderer = renderer; self.canvas = canvas; self.settings = settings
         self.fps = fps; self.seed = seed; self.upload = upload
+        session = SessionState(limits: limits)
     }
 
     /// Opens a stroke drawn with `brush` (cached by `brushKey`) on top of everything so far.
+    /// A new stroke empties the redo list; the oldest undo step may fall off the undo depth.
     public func beginStroke(brushKey: String, brush: Brush, style: StrokeStyle) async -> StrokeID {
+        await beginStroke(brushKey: brushKey, brush: brush, style: style, seedIndex: strokeCount)
+    }
+
+    /// As above, with the stroke's place for its random choices given (a loaded drawing keeps its own).
+    func beginStroke(brushKey: String, brush: Brush, style: StrokeStyle, seedIndex: Int) async -> StrokeID {
         let id = StrokeID(index: strokeCount)
         let layer = await renderer.makeLayer(brushKey: brushKey, brush: brush)
-        strokes[id] = OpenStroke(builder: StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeCount),
+        strokes[id] = OpenStroke(builder: StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: seedIndex),
                                  layer: layer)
-        strokeCount += 1
-        drawOrder.append(layer)
+        strokeCount = max(strokeCount, seedIndex) + 1
+        await sessionBegan(id, layer: layer, brushKey: brushKey, brush: brush, style: style, seedIndex: seedIndex)
         return id
     }
 
@@ -58,6 +72,7 @@ public actor LiveCanvas {
         guard var stroke = strokes[id] else { throw RenderError("stroke \(id.index) is not open") }
         let stamps = stroke.builder.add(sample)
         strokes[id] = stroke
+        session.record(sample, stamps: stamps, of: id.index)
         try await send(stamps, to: stroke.layer)
         return stamps.count
     }
@@ -65,7 +80,10 @@ public actor LiveCanvas {
     /// Ends a stroke: its last stamp lands exactly on its last sample.
     public func endStroke(_ id: StrokeID) async throws {
         guard var stroke = strokes.removeValue(forKey: id) else { throw RenderError("stroke \(id.index) is not open") }
-        try await send(stroke.builder.end(), to: stroke.layer)
+        let closing = stroke.builder.end()
+        session.record(nil, stamps: closing, of: id.index)
+        try await send(closing, to: stroke.layer)
+        await sessionEnded(id)
     }
 
     private func send(_ stamps: [Stamp], to layer: LayerID) async throws {
@@ -111,7 +129,8 @@ public actor LiveCanvas {
 
     private func drawNow() async throws -> Image {
         framesRendered += 1
-        return try await renderer.renderLayers(drawOrder, canvas: canvas, frame: frame, settings: settings,
+        try await bakeSlice()
+        return try await renderer.renderLayers(drawOrder, canvas: frameCanvas, frame: frame, settings: settings,
                                                upload: upload)
     }
 

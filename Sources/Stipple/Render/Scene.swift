@@ -14,6 +14,8 @@ public struct Scene: Sendable {
     /// Where the canvas size is written, so a size the driver refuses can be blamed on it.
     public var canvasSizeLocation: InputLocation
     public var scriptPath: String
+    /// The script's undo, redo and clear entries and its `startFrame` (SPEC §12).
+    public var session = SessionTimeline()
 
     /// Loads a script's brushes and background. Errors name the file and the place.
     public init(script: Script) throws {
@@ -64,6 +66,7 @@ public struct Scene: Sendable {
         inputFiles = inputs
         canvasSizeLocation = script.canvas.sizeLocation
         scriptPath = script.path
+        session = script.session
     }
 
     private static func readPNG(_ path: String, blaming script: String, at location: InputLocation,
@@ -82,7 +85,7 @@ public struct Scene: Sendable {
     /// The live vertex buffer at frame `n` (SPEC §9): every stamp born at or before frame
     /// n, aged by n, dead stamps gone, in draw order. This is exactly what is uploaded.
     public func batches(atFrame n: Int) -> [StampBatch] {
-        batches.map { LiveStamps.batch($0, atFrame: n, effects: effects) }
+        session.batches(batches, atFrame: n).map { LiveStamps.batch($0, atFrame: n, effects: effects) }
     }
 
     /// Throws when the driver cannot hold this canvas, blaming the script's canvas size.

@@ -25,8 +25,11 @@ public struct Script: Sendable {
     public var brushes: [String: BrushSpec]
     /// Brush names in the order written.
     public var brushOrder: [String]
-    /// Drawn in order.
+    /// Drawn in order: the stroke entries (`stamps` or `points`).
     public var draw: [DrawEntry]
+    /// The session entries of `draw` (undo, redo, clear: SPEC §12), each with its place among
+    /// the stroke entries, and `startFrame`.
+    public var session = SessionTimeline()
 
     public static let defaultFPS: Double = 30
     public static let defaultDissolveDistance: Float = 6

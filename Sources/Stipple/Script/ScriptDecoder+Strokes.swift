@@ -1,7 +1,7 @@
 /// `points` entries: a stroke's touch samples and its style (SPEC §6, README "Strokes").
 extension ScriptDecoder {
     static let strokeEntryKeys = ["brush", "points", "color", "radius", "spacing", "smoothing", "opacity",
-                                  "pressure", "speed", "rotation"]
+                                  "pressure", "speed", "rotation", "seedIndex"]
     static let sampleKeys = ["x", "y", "t", "pressure"]
     static let pressureKeys = ["radius", "opacity", "missing"]
     static let speedKeys = ["slow", "fast", "slowFactor", "fastFactor"]
@@ -10,11 +10,15 @@ extension ScriptDecoder {
                     index: Int) throws(InputError) -> StrokeSpec {
         var style = StrokeStyle(color: .black, radius: 4)
         if let m = member("color", in: members) {
-            let text = try string(m.value, for: "color")
-            guard let c = Color(hex: text) else {
-                throw fail(m.value.location, "color must be \"#rrggbb\" or \"#rrggbbaa\"; found \"\(text)\"")
+            if case .array = m.value.kind {
+                style.color = try colorArray(m.value)  // [r, g, b, a], 0…1: what a saved drawing writes
+            } else {
+                let text = try string(m.value, for: "color")
+                guard let c = Color(hex: text) else {
+                    throw fail(m.value.location, "color must be \"#rrggbb\" or \"#rrggbbaa\"; found \"\(text)\"")
+                }
+                style.color = c
             }
-            style.color = c
         }
         if let m = member("radius", in: members) {
             style.radius = try bounded(m.value, "radius", 0...4096, "0 to 4096 pixels")

@@ -14,7 +14,8 @@ struct ScriptDecoder: JSONReading {
 
     typealias Member = JSONValue.Member
 
-    static let scriptKeys = ["canvas", "fps", "maxAge", "dissolveDistance", "pointScale", "seed", "brushes", "draw"]
+    static let scriptKeys = ["canvas", "fps", "maxAge", "dissolveDistance", "pointScale", "seed", "brushes", "draw",
+                             "startFrame"]
     static let canvasKeys = ["width", "height", "background"]
     static let backgroundImageKeys = ["image"]
     static let builtinBrushKeys = ["builtin", "size"]
@@ -74,9 +75,13 @@ struct ScriptDecoder: JSONReading {
             let entries = try array(m.value, for: "draw")
             script.draw.reserveCapacity(entries.count)
             for (i, entry) in entries.enumerated() {
+                // Session entries (undo, redo, clear) act on the strokes before them: SPEC §12.
+                if let op = try sessionEntry(entry, ordinal: i + 1, script: script) { script.session.ops.append(op); continue }
                 script.draw.append(try drawEntry(entry, number: i + 1, script: script))
             }
+            try checkSession(script)
         }
+        if let start = try startFrame(members) { script.session.startFrame = start }
         return script
     }
 
@@ -182,7 +187,8 @@ struct ScriptDecoder: JSONReading {
         case let .points(points):
             try checkKeys(members, allowed: ScriptDecoder.strokeEntryKeys, in: what)
             let brush = try brushName(in: members, of: value, context: what, script: script)
-            let stroke = try strokeSpec(members, samples: points.value, context: what, index: strokeCount)
+            let stroke = try strokeSpec(members, samples: points.value, context: what,
+                                        index: try seedIndex(members) ?? strokeCount)
             strokeCount += 1
             return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke)
         }
