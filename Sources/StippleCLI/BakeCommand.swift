@@ -5,7 +5,7 @@ import Stipple
 struct BakeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bake",
-        abstract: "Composite a script's sketch over every frame of a video (SPEC §11).",
+        abstract: "Composite a script's sketch over every frame of a video (docs/reference.md §11).",
         discussion: """
             Frame n of the video is the background of the script's frame n; the output has the \
             input's header and as many frames. IN and OUT are YUV4MPEG2 (y4m) files or - (stdin, \
@@ -18,7 +18,7 @@ struct BakeCommand: AsyncParsableCommand {
               stipple bake sketch.json --video in.mp4 -o out.mp4 --matrix bt709
             """)
 
-    @Argument(help: "The JSON script to draw over the video (SPEC §9).")
+    @Argument(help: "The JSON script to draw over the video (docs/reference.md §9).")
     var script: String
 
     @Option(help: "The input video: a y4m file, - for stdin, or a container ffmpeg reads (.mp4, .mov, .mkv, .webm).")

@@ -8,7 +8,7 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert stamps between .json and .sketchpoints files.",
         discussion: """
             A .json stamps file is an array of [x, y, radius, age, dissolveAngle, r, g, b, a] \
-            (a script's inline stamps, SPEC §2); a .sketchpoints file holds the same nine \
+            (a script's inline stamps, docs/reference.md §2); a .sketchpoints file holds the same nine \
             numbers as little-endian 32-bit floats, 36 bytes a stamp. Every stamp is checked \
             as a script's are; errors name the line and column (or byte offset).
             Examples:

@@ -16,7 +16,7 @@ struct DescribeCommand: ParsableCommand {
               stipple describe demo.json --json
             """)
 
-    @Argument(help: "The JSON script (SPEC §9).")
+    @Argument(help: "The JSON script (docs/reference.md §9).")
     var script: String
 
     @Flag(help: "Print JSON instead of text.")

@@ -12,7 +12,7 @@ enum OutputKind: String, Equatable {
     case frameFolder
     /// `render --frames`: a video — y4m (a file, or `-` for stdout), or a container ffmpeg encodes.
     case video
-    /// `stamps`, `convert`: the 36-byte records of SPEC §2.
+    /// `stamps`, `convert`: the 36-byte records of docs/reference.md §2.
     case sketchpoints
     /// `stamps`, `convert`: a JSON array of 9-number stamps (a script's inline form).
     case stampsJSON

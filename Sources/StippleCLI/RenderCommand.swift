@@ -7,7 +7,7 @@ struct RenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Render a script's frame to a PNG, or a range of frames into a folder.",
         discussion: """
-            Frame N shows every stamp born at or before frame N, aged by N frames (SPEC §9).
+            Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §9).
             With --frames A...B, OUT is a folder (made if missing) that receives frame-NNNN.png \
             files; frames outside A...B left there by an earlier render are refused (--clean \
             removes them). `stipple describe SCRIPT` tells which frames show stamps. One line on \
@@ -17,7 +17,7 @@ struct RenderCommand: AsyncParsableCommand {
               stipple render anim.json -o frames/ --frames 0...119
             """)
 
-    @Argument(help: "The JSON script to render (SPEC §9).")
+    @Argument(help: "The JSON script to render (docs/reference.md §9).")
     var script: String
 
     @Option(name: .shortAndLong, help: "The PNG to write, or the folder for --frames.")

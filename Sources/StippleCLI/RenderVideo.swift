@@ -36,7 +36,7 @@ func isVideoOutput(_ path: String) -> Bool {
     path == "-" || (path as NSString).pathExtension.lowercased() == "y4m" || FFmpegProcess.isContainer(path)
 }
 
-/// Renders `range` as a video: each frame (the canvas with its background, SPEC §5) is
+/// Renders `range` as a video: each frame (the canvas with its background, docs/reference.md §5) is
 /// converted to Y'CbCr 4:2:0 by compositing it over black, so a transparent canvas shows
 /// the sketch on black. The rate is the script's fps; the matrix the default for the height.
 func renderVideo(_ scene: Scene, _ range: FrameRange, output path: String, renderer: Renderer,

@@ -36,7 +36,7 @@ public struct GoldenCaseResult: Sendable, Equatable, Codable {
         case missing
         /// Written by --record (or on a first run outside CI).
         case recorded
-        /// Point goldens exist for other drivers but not this one (SPEC §7): said plainly.
+        /// Point goldens exist for other drivers but not this one (docs/reference.md §7): said plainly.
         case noGoldenForDriver = "no-golden-for-driver"
         /// The script or a file could not be read, or rendering failed.
         case error

@@ -45,10 +45,10 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
         return try PNGFile.read(path: path).image
     }
 
-    /// Bit for bit: the same driver must reproduce its own goldens exactly (SPEC §7).
+    /// Bit for bit: the same driver must reproduce its own goldens exactly (docs/reference.md §7).
     public static let exact = GoldenTolerance()
 
-    /// Across drivers for quads (SPEC §7): K = 8, P = 0.1 % of the canvas + 32 pixels,
+    /// Across drivers for quads (docs/reference.md §7): K = 8, P = 0.1 % of the canvas + 32 pixels,
     /// measured between llvmpipe and softpipe on the fixtures (see README).
     public static let crossDriver = GoldenTolerance(maxChannelDifference: 8, maxPixels: 32, maxPixelsPercent: 0.1)
 

@@ -2,7 +2,7 @@ import Foundation
 import Stipple
 import XCTest
 
-/// SPEC §8 through the real command line: every bad input gives exit status 2 (64 for a
+/// docs/reference.md §8 through the real command line: every bad input gives exit status 2 (64 for a
 /// usage error), exactly one line on stderr naming the file, the place (line:column in a
 /// script, the byte offset in a .sketchpoints file) and what was expected, and writes
 /// nothing: no output, no temporary file, and an output path that already existed keeps
@@ -467,7 +467,7 @@ final class BadInputTests: XCTestCase {
         return files
     }
 
-    /// Runs `stipple arguments` in the test folder and asserts SPEC §8: the exit `status`,
+    /// Runs `stipple arguments` in the test folder and asserts docs/reference.md §8: the exit `status`,
     /// one line on stderr that is exactly `stipple: error: <says>` (or contains each of
     /// `saysAll`), nothing on stdout, and no file written, changed or left behind. When
     /// `output` is given, runs once with it absent and, if `sentinel`, once over a sentinel.

@@ -62,7 +62,7 @@ final class VideoOracleTests: XCTestCase {
     }
 
     /// ffmpeg's overlay of the PNGs; `chroma` 444 or 420. 4:2:0 subsamples the overlay with a
-    /// 2×2 box (`area`), the average SPEC §11 asks for (swscale's default bicubic blurs more).
+    /// 2×2 box (`area`), the average docs/reference.md §11 asks for (swscale's default bicubic blurs more).
     private func oracle(_ s: Setup, matrix: String, range: String, chroma: String, name: String) throws -> [[UInt8]] {
         let out = s.dir.appendingPathComponent(name).path
         let flags = chroma == "420" ? "area+accurate_rnd+bitexact" : "accurate_rnd+bitexact"

@@ -1,4 +1,4 @@
-/// A brush: a coverage image, one byte a texel, rows top to bottom (SPEC §4).
+/// A brush: a coverage image, one byte a texel, rows top to bottom (docs/reference.md §4).
 ///
 /// Coverage is the source image's alpha channel; for an image without alpha, its grey
 /// value (for colour, the luma 0.299 R + 0.587 G + 0.114 B). The stamp samples it

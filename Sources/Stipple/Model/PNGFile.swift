@@ -1,7 +1,7 @@
 import CStipple
 import Foundation
 
-/// PNG in and out through the C shim's libpng wrappers (SPEC §1: 8 bits a channel,
+/// PNG in and out through the C shim's libpng wrappers (docs/reference.md §1: 8 bits a channel,
 /// rows top to bottom, written RGBA straight).
 public enum PNGFile {
     public struct Decoded: Sendable {

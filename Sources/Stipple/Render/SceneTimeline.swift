@@ -21,7 +21,7 @@ public struct SceneTimeline: Sendable, Equatable {
 
 extension Scene {
     /// Birth and death frames of every stamp: a stamp of age a at frame 0 is born at the
-    /// first frame n ≥ 0 with a + n ≥ 0 and dies at the first n with a + n ≥ maxAge (SPEC §9).
+    /// first frame n ≥ 0 with a + n ≥ 0 and dies at the first n with a + n ≥ maxAge (docs/reference.md §9).
     public var timeline: SceneTimeline {
         let maxAge = effects.maxAge
         var count = 0, first: Int?, last: Int?, lastBirth = 0

@@ -1,4 +1,4 @@
-/// The canvas a script draws on (SPEC §5).
+/// The canvas a script draws on (docs/reference.md §5).
 public struct CanvasSpec: Sendable {
     /// Pixels, 1...`maxSide`.
     public var width: Int

@@ -1,4 +1,4 @@
-/// A stroke script, decoded and validated (SPEC §9): everything a renderer needs,
+/// A stroke script, decoded and validated (docs/reference.md §9): everything a renderer needs,
 /// with paths resolved against the script's folder and the locations kept for the
 /// errors that only rendering can find (a canvas over the driver's limit, a corrupt PNG).
 public struct Script: Sendable {
@@ -14,20 +14,20 @@ public struct Script: Sendable {
     public var fps: Double
     /// Where the script gives `fps`; nil when it takes the default.
     public var fpsLocation: InputLocation?
-    /// Frames a stamp lives; 0 (the default) means stamps never age (SPEC §3).
+    /// Frames a stamp lives; 0 (the default) means stamps never age (docs/reference.md §3).
     public var maxAge: Float
-    /// Pixels a dying stamp drifts (SPEC §3). Default 6, finite.
+    /// Pixels a dying stamp drifts (docs/reference.md §3). Default 6, finite.
     public var dissolveDistance: Float
-    /// Scales every stamp's diameter (SPEC §3). Default 1, > 0.
+    /// Scales every stamp's diameter (docs/reference.md §3). Default 1, > 0.
     public var pointScale: Float
-    /// Seeds every random choice (SPEC §6). Default 0; a whole number 0...2^53.
+    /// Seeds every random choice (docs/reference.md §6). Default 0; a whole number 0...2^53.
     public var seed: UInt64
     public var brushes: [String: BrushSpec]
     /// Brush names in the order written.
     public var brushOrder: [String]
     /// Drawn in order: the stroke entries (`stamps` or `points`).
     public var draw: [DrawEntry]
-    /// The session entries of `draw` (undo, redo, clear: SPEC §12), each with its place among
+    /// The session entries of `draw` (undo, redo, clear: docs/reference.md §12), each with its place among
     /// the stroke entries, and `startFrame`.
     public var session = SessionTimeline()
 

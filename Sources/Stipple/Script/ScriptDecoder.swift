@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-/// Turns a parsed script document into a validated `Script` (SPEC §9). Every error is
+/// Turns a parsed script document into a validated `Script` (docs/reference.md §9). Every error is
 /// an `InputError` at the line and column of the offending key or value, saying what
 /// was expected. Unknown keys are errors at every level: a typo must never be ignored.
 struct ScriptDecoder: JSONReading {
@@ -75,7 +75,7 @@ struct ScriptDecoder: JSONReading {
             let entries = try array(m.value, for: "draw")
             script.draw.reserveCapacity(entries.count)
             for (i, entry) in entries.enumerated() {
-                // Session entries (undo, redo, clear) act on the strokes before them: SPEC §12.
+                // Session entries (undo, redo, clear) act on the strokes before them: docs/reference.md §12.
                 if let op = try sessionEntry(entry, ordinal: i + 1, script: script) { script.session.ops.append(op); continue }
                 script.draw.append(try drawEntry(entry, number: i + 1, script: script))
             }

@@ -1,4 +1,4 @@
-/// Stamps as JSON: an array of SketchPoints, each the nine numbers of SPEC §2
+/// Stamps as JSON: an array of SketchPoints, each the nine numbers of docs/reference.md §2
 /// `[x, y, radius, age, dissolveAngle, r, g, b, a]` — the form a script's inline `stamps`
 /// takes, so a file of them can be pasted into a script, converted to `.sketchpoints`
 /// (`stipple convert`) or written from a frame (`stipple stamps -o FILE.json`).

@@ -1,4 +1,4 @@
-/// The R'G'B' → Y'CbCr matrix (SPEC §11). y4m names none, so it is chosen: by `--matrix`,
+/// The R'G'B' → Y'CbCr matrix (docs/reference.md §11). y4m names none, so it is chosen: by `--matrix`,
 /// else BT.709 for frames at least 720 rows tall and BT.601 below (what players assume).
 public enum ColorMatrix: String, Sendable, CaseIterable, Equatable {
     case bt601

@@ -1,4 +1,4 @@
-/// Composites a sketch (straight RGBA, SPEC §1) over a y4m frame's planes (SPEC §11).
+/// Composites a sketch (straight RGBA, docs/reference.md §1) over a y4m frame's planes (docs/reference.md §11).
 ///
 /// Only samples the sketch covers are touched: where its alpha is 0 (for 4:2:0 chroma:
 /// where the 2×2 block's average alpha is 0) the sample stays exactly as read. A covered

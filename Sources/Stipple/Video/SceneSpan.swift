@@ -1,5 +1,5 @@
 /// The frames in which a scene shows anything: from the first stamp's birth to the last
-/// stamp's death (SPEC §3, §9). Outside them the sketch is empty, and a bake passes the
+/// stamp's death (docs/reference.md §3, §9). Outside them the sketch is empty, and a bake passes the
 /// video's frames through without drawing.
 public struct SceneSpan: Sendable, Equatable {
     /// The first frame with a live stamp; nil when the scene has no stamps.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A script baked into a video (SPEC §11): frame n of the video is the background of the
+/// A script baked into a video (docs/reference.md §11): frame n of the video is the background of the
 /// script's frame n. The sketch is drawn alone on a transparent canvas by the renderer
 /// (resident layers: a frame uploads only new stamps), read back, and composited on the CPU
 /// onto the frame's planes where it has coverage (`PlaneCompositor`): samples no stamp
@@ -18,7 +18,7 @@ public final class VideoBake: @unchecked Sendable {
     /// Where the last `run`'s time went, on the thread that reads, composites and writes.
     public private(set) var timings = BakeTimings()
 
-    /// Loads `scriptPath` for a video with `header` (SPEC §11): a script without a canvas
+    /// Loads `scriptPath` for a video with `header` (docs/reference.md §11): a script without a canvas
     /// takes the video's size; a canvas of another size, a canvas background, or an `fps`
     /// other than the video's rate is bad input naming both. `video` names the video.
     public static func loadScene(script scriptPath: String, header: Y4MHeader, video: String) throws -> Scene {

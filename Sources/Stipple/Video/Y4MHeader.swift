@@ -1,4 +1,4 @@
-/// The header line of a YUV4MPEG2 stream (SPEC §11), as ffmpeg's `yuv4mpegpipe` writes it:
+/// The header line of a YUV4MPEG2 stream (docs/reference.md §11), as ffmpeg's `yuv4mpegpipe` writes it:
 /// `YUV4MPEG2 W… H… F…:… I… A…:… C… [X…]`.
 ///
 /// Tags Stipple does not interpret are kept as written, so the output header equals the

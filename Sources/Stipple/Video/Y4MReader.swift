@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a YUV4MPEG2 stream (SPEC §11) from a file or a pipe, one frame at a time: memory
+/// Reads a YUV4MPEG2 stream (docs/reference.md §11) from a file or a pipe, one frame at a time: memory
 /// stays one frame however long the video. Every error names the stream, the frame and the
 /// byte offset.
 public final class Y4MReader {

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a YUV4MPEG2 stream (SPEC §11). To a file by name, it writes a temporary file
+/// Writes a YUV4MPEG2 stream (docs/reference.md §11). To a file by name, it writes a temporary file
 /// beside it and renames it into place on `finish()`: the file is whole or not there at all
 /// (`abandon()`, or a writer dropped unfinished, removes the temporary). To a pipe ("-" is
 /// stdout, or a descriptor such as ffmpeg's stdin), each frame goes out whole in one write
