@@ -54,13 +54,12 @@ struct BakeCommand: AsyncParsableCommand {
             let loaded = try VideoBake.loadScript(script: script, header: header, video: video == "-" ? "on stdin" : video)
             let scene = try Scene(script: loaded)
             if self.output != "-" { try checkOutput(self.output, notAnyOf: scene.inputFiles) }
+            // A file of events is read and checked before EGL is opened.
+            let stream = try events.map { try EventStream(path: $0, brushes: Set(loaded.brushes.keys)) }
             let renderer = try makeRenderer()
             let bake = try VideoBake(scene: scene, header: header, renderer: renderer, matrix: matrix, range: range,
                                      primitive: primitive)
-            let live = try events.map {
-                try LiveStrokes(events: EventStream(path: $0, brushes: Set(loaded.brushes.keys)), script: loaded,
-                                renderer: renderer)
-            }
+            let live = try stream.map { try LiveStrokes(events: $0, script: loaded, renderer: renderer) }
             output = try VideoOutput(path: self.output, header: header, conversion: bake.conversion,
                                      audioFrom: FFmpegProcess.isContainer(video) ? video : nil)
             let progress = BakeProgress(total: knownFrameCount(header), label: "baked")

@@ -58,13 +58,18 @@ func renderVideo(_ scene: Scene, _ range: FrameRange, output path: String, rende
         var black = Y4MFrame(header: header)
         black.fill(y: UInt8(conversion.y(0, 0, 0)), cb: 128, cr: 128)
         var next = image(range.lower)
-        for n in range.lower...range.upper {
-            let sketch = try await next.value
-            if n < range.upper { next = image(n + 1) }
-            var frame = black
-            PlaneCompositor.composite(sketch, over: &frame, conversion: conversion)
-            try output.writer.write(frame)
-            progress.update(n - range.lower + 1)
+        do {
+            for n in range.lower...range.upper {
+                let sketch = try await next.value
+                if n < range.upper { next = image(n + 1) }
+                var frame = black
+                PlaneCompositor.composite(sketch, over: &frame, conversion: conversion)
+                try output.writer.write(frame)
+                progress.update(n - range.lower + 1)
+            }
+        } catch {
+            _ = try? await next.value  // never exit while the renderer is drawing
+            throw error
         }
         try output.finish()
     } catch {

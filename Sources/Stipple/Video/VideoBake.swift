@@ -92,25 +92,31 @@ public final class VideoBake: @unchecked Sendable {
         var n = 0
         timings = BakeTimings()
         var next = sketch(0)
-        defer { next.cancel() }
         var clock = DispatchTime.now().uptimeNanoseconds
         func lap(_ phase: WritableKeyPath<BakeTimings, Double>) {
             let t = DispatchTime.now().uptimeNanoseconds
             timings[keyPath: phase] += Double(t - clock) / 1e9
             clock = t
         }
-        while try reader.read(into: &frame) {
-            lap(\.read)
-            let image = try await next.value
-            lap(\.waitingForRenderer)
-            next = sketch(n + 1)
-            if let image { PlaneCompositor.composite(image, over: &frame, conversion: conversion) }
-            lap(\.composite)
-            try writer.write(frame)
-            lap(\.write)
-            n += 1
-            timings.frames = n
-            progress(n)
+        do {
+            while try reader.read(into: &frame) {
+                lap(\.read)
+                let image = try await next.value
+                lap(\.waitingForRenderer)
+                next = sketch(n + 1)
+                if let image { PlaneCompositor.composite(image, over: &frame, conversion: conversion) }
+                lap(\.composite)
+                try writer.write(frame)
+                lap(\.write)
+                n += 1
+                timings.frames = n
+                progress(n)
+            }
+        } catch {
+            // The next sketch may be drawing: let it finish before the error ends the process
+            // (exiting while the render thread is inside the driver can crash in its teardown).
+            _ = try? await next.value
+            throw error
         }
         _ = try? await next.value
         return n

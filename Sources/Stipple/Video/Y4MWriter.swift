@@ -40,6 +40,7 @@ public final class Y4MWriter {
     public init(descriptor: Int32, name: String, header: Y4MHeader, owns: Bool,
                 temporary: (temp: String, final: String)? = nil) throws(InputError) {
         fd = descriptor; self.name = name; ownsDescriptor = owns; self.temporary = temporary
+        enlargePipe(descriptor, toHold: header.frameSize)
         do {
             try writeAll(Array(header.line.utf8))
         } catch {
