@@ -33,7 +33,7 @@ extension HTMLReportPage {
     .figures{display:flex;flex-wrap:wrap;gap:4px 18px;margin:8px 0 4px}
     .figures div{display:flex;gap:6px}.figures dt{color:var(--muted)}.figures dd{margin:0;font-variant-numeric:tabular-nums}
     .drivers{margin:4px 0;color:var(--muted)}.drivers b{color:var(--fg)}.mismatch{color:var(--fail)}
-    .images{display:grid;grid-template-columns:repeat(3,minmax(0,260px));gap:12px;margin-top:8px}
+    .images{display:grid;grid-template-columns:repeat(4,minmax(0,260px));gap:12px;margin-top:8px}
     figure{margin:0}figcaption{font-size:12px;color:var(--muted);margin-bottom:3px}
     figure img{display:block;width:100%;border:1px solid var(--line);background:repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/16px 16px}
     .pix{image-rendering:pixelated}
