@@ -52,7 +52,7 @@ public struct BenchConfig: Sendable, Codable {
     public var sessionFrames = 3_000
     public var sessionWidth = 320
     public var sessionHeight = 568
-    public var sessionStrokes = 2_000
+    public var sessionStrokes = 1_000
     public var saveSide = 4_096
     public var saveFrames = 100
 

@@ -9,7 +9,7 @@ import Foundation
 /// name is new each save, a brush's is its content's hash), then the script is written to a
 /// temporary file and renamed over the old one, and only then are the previous save's
 /// backing PNGs removed. A crash at any point leaves the old save or the new one, whole.
-struct SavedDrawing: Sendable {
+package struct SavedDrawing: Sendable {
     struct Stroke: Sendable {
         var brushKey: String
         var brush: Brush
