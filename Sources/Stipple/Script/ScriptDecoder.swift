@@ -214,43 +214,11 @@ struct ScriptDecoder: JSONReading {
         case .string:
             let file = try existingFile(value, for: "stamps file")
             return (try SketchPointsFile.read(path: file), file)
-        case let .array(items):
-            var points: [SketchPoint] = []
-            points.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() {
-                points.append(try stamp(item, number: i + 1))
-            }
-            return (points, nil)
+        case .array:
+            return (try stamps(value), nil)
         default:
             throw fail(value.location, "expected an array of stamps or the path of a .sketchpoints file for stamps in \(context), found \(value.kindDescription)")
         }
-    }
-
-    /// One inline stamp: `[x, y, radius, age, dissolveAngle, red, green, blue, alpha]`.
-    private func stamp(_ value: JSONValue, number: Int) throws(InputError) -> SketchPoint {
-        let names = StampCheck.fieldNames
-        guard case let .array(items) = value.kind else {
-            throw fail(value.location, "expected an array of 9 numbers for stamp \(number), found \(value.kindDescription)")
-        }
-        guard items.count == names.count else {
-            throw fail(value.location, "stamp \(number) has \(items.count) numbers; expected 9: \(names.joined(separator: ", "))")
-        }
-        var fields = [Float](repeating: 0, count: names.count)
-        for (i, item) in items.enumerated() {
-            guard case let .number(v, literal) = item.kind else {
-                throw fail(item.location, "expected a number for \(names[i]) in stamp \(number), found \(item.kindDescription)")
-            }
-            let f = Float(v)
-            guard f.isFinite else {
-                throw fail(item.location, "\(names[i]) \(literal) in stamp \(number) is out of range for a 32-bit float")
-            }
-            fields[i] = f
-        }
-        let point = SketchPoint(fields: fields)
-        if let (field, message) = StampCheck.problem(with: point, stamp: number) {
-            throw fail(items[field].location, message)
-        }
-        return point
     }
 
     /// A path string, resolved against the script's folder, naming an existing file.

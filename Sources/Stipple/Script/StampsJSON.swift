@@ -29,38 +29,43 @@ public enum StampsJSON {
     }
 }
 
-extension JSONReader {
-    fileprivate func stamps(_ root: JSONValue) throws(InputError) -> [SketchPoint] {
+extension JSONReading {
+    /// A JSON array of stamps (a file of them, or a script's inline `stamps`).
+    package func stamps(_ root: JSONValue) throws(InputError) -> [SketchPoint] {
         let names = StampCheck.fieldNames
         guard case let .array(items) = root.kind else {
             throw fail(root.location, "expected an array of stamps (each [\(names.joined(separator: ", "))]), found \(root.kindDescription)")
         }
         var points: [SketchPoint] = []
         points.reserveCapacity(items.count)
-        for (n, value) in items.enumerated() {
-            let number = n + 1
-            guard case let .array(fields) = value.kind else {
-                throw fail(value.location, "expected an array of 9 numbers for stamp \(number), found \(value.kindDescription)")
-            }
-            guard fields.count == names.count else {
-                throw fail(value.location, "stamp \(number) has \(fields.count) numbers; expected 9: \(names.joined(separator: ", "))")
-            }
-            var f = [Float](repeating: 0, count: names.count)
-            for (i, item) in fields.enumerated() {
-                guard case let .number(v, literal) = item.kind else {
-                    throw fail(item.location, "expected a number for \(names[i]) in stamp \(number), found \(item.kindDescription)")
-                }
-                guard Float(v).isFinite else {
-                    throw fail(item.location, "\(names[i]) \(literal) in stamp \(number) is out of range for a 32-bit float")
-                }
-                f[i] = Float(v)
-            }
-            let point = SketchPoint(fields: f)
-            if let (field, message) = StampCheck.problem(with: point, stamp: number) {
-                throw fail(fields[field].location, message)
-            }
-            points.append(point)
-        }
+        for (i, item) in items.enumerated() { points.append(try stamp(item, number: i + 1)) }
         return points
+    }
+
+    /// One inline stamp: `[x, y, radius, age, dissolveAngle, red, green, blue, alpha]`.
+    package func stamp(_ value: JSONValue, number: Int) throws(InputError) -> SketchPoint {
+        let names = StampCheck.fieldNames
+        guard case let .array(items) = value.kind else {
+            throw fail(value.location, "expected an array of 9 numbers for stamp \(number), found \(value.kindDescription)")
+        }
+        guard items.count == names.count else {
+            throw fail(value.location, "stamp \(number) has \(items.count) numbers; expected 9: \(names.joined(separator: ", "))")
+        }
+        var fields = [Float](repeating: 0, count: names.count)
+        for (i, item) in items.enumerated() {
+            guard case let .number(v, literal) = item.kind else {
+                throw fail(item.location, "expected a number for \(names[i]) in stamp \(number), found \(item.kindDescription)")
+            }
+            let f = Float(v)
+            guard f.isFinite else {
+                throw fail(item.location, "\(names[i]) \(literal) in stamp \(number) is out of range for a 32-bit float")
+            }
+            fields[i] = f
+        }
+        let point = SketchPoint(fields: fields)
+        if let (field, message) = StampCheck.problem(with: point, stamp: number) {
+            throw fail(items[field].location, message)
+        }
+        return point
     }
 }
