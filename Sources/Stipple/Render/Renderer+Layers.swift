@@ -41,6 +41,14 @@ extension Renderer {
         return Image(width: canvas.width, height: canvas.height, premultiplied: try readFrame())
     }
 
+    /// As `renderLayers`, but the frame as read back: premultiplied RGBA, rows top to bottom
+    /// (no un-premultiplying on the render thread).
+    package func renderLayersPremultiplied(_ ids: [LayerID], canvas: Canvas, frame: Int,
+                                           settings: RenderSettings = RenderSettings()) throws -> [UInt8] {
+        try drawLayers(ids, canvas: canvas, frame: frame, settings: settings)
+        return try readFrame()
+    }
+
     /// Draws `ids` in order at `frame` without reading back.
     package func drawLayers(_ ids: [LayerID], canvas: Canvas, frame: Int, settings: RenderSettings = RenderSettings(),
                             upload: UploadStrategy = .resident) throws {

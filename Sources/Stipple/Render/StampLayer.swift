@@ -90,7 +90,7 @@ final class StampLayer {
     /// the layer was compacted (then everything, into twice the room).
     func sync(_ gl: GL) {
         guard uploaded < stamps.count else { return }
-        stamps.withUnsafeBufferPointer { buffer.append(gl, $0, kept: uploaded) }
+        _ = stamps.withUnsafeBufferPointer { buffer.append(gl, $0, kept: uploaded) }
         _ = rotations?.withUnsafeBufferPointer { rotationBuffer.append(gl, $0, kept: uploaded) }
         uploaded = stamps.count
     }

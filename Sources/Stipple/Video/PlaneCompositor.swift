@@ -18,26 +18,45 @@ public enum PlaneCompositor {
     /// Composites `sketch` over `frame`. Returns how many luma samples it covered.
     @discardableResult
     public static func composite(_ sketch: Image, over frame: inout Y4MFrame, conversion: YCbCrConversion) -> Int {
+        composite(sketch.pixels, width: sketch.width, height: sketch.height, premultiplied: false, over: &frame,
+                  conversion: conversion)
+    }
+
+    /// Composites RGBA pixels (rows top to bottom) over `frame`: straight, or premultiplied
+    /// as the renderer reads them back — then only the covered pixels are un-premultiplied,
+    /// with `Image`'s rounding, so both forms give the same bytes.
+    @discardableResult
+    static func composite(_ pixels: [UInt8], width: Int, height: Int, premultiplied: Bool, over frame: inout Y4MFrame,
+                          conversion: YCbCrConversion) -> Int {
         let h = frame.header
-        precondition(sketch.width == h.width && sketch.height == h.height, "the sketch is the frame's size")
+        precondition(width == h.width && height == h.height && pixels.count == width * height * 4,
+                     "the sketch is the frame's size")
         let (yo, cbo, cro) = (frame.yOffset, frame.cbOffset, frame.crOffset)
-        return sketch.pixels.withUnsafeBufferPointer { rgba in
+        return pixels.withUnsafeBufferPointer { rgba in
             frame.bytes.withUnsafeMutableBufferPointer { out in
                 let base = out.baseAddress!
                 if h.chroma == .yuv444 {
                     return composite444(rgba.baseAddress!, width: h.width, height: h.height,
-                                        y: base + yo, cb: base + cbo, cr: base + cro, conversion)
+                                        y: base + yo, cb: base + cbo, cr: base + cro, premultiplied, conversion)
                 }
                 return composite420(rgba.baseAddress!, width: h.width, height: h.height,
                                     y: base + yo, cb: base + cbo, cr: base + cro, chromaWidth: h.chromaWidth,
-                                    conversion)
+                                    premultiplied, conversion)
             }
         }
     }
 
+    /// A covered pixel's straight colour (alpha > 0).
+    @inline(__always)
+    static func straight(_ p: UnsafePointer<UInt8>, _ a: Int32, _ premultiplied: Bool) -> (Int32, Int32, Int32) {
+        guard premultiplied && a != 255 else { return (Int32(p[0]), Int32(p[1]), Int32(p[2])) }
+        @inline(__always) func un(_ c: UInt8) -> Int32 { min((Int32(c) &* 255 &+ a / 2) / a, 255) }
+        return (un(p[0]), un(p[1]), un(p[2]))
+    }
+
     static func composite444(_ rgba: UnsafePointer<UInt8>, width: Int, height: Int, y: UnsafeMutablePointer<UInt8>,
                              cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
-                             _ c: YCbCrConversion) -> Int {
+                             _ premultiplied: Bool, _ c: YCbCrConversion) -> Int {
         var covered = 0
         let count = width * height
         var i = 0
@@ -51,7 +70,7 @@ public enum PlaneCompositor {
             let p = rgba + i * 4
             let a = Int32(p[3])
             if a != 0 {
-                let (r, g, b) = (Int32(p[0]), Int32(p[1]), Int32(p[2]))
+                let (r, g, b) = straight(p, a, premultiplied)
                 y[i] = blend(y[i], c.y(r, g, b), a)
                 cb[i] = blend(cb[i], c.cb(r, g, b), a)
                 cr[i] = blend(cr[i], c.cr(r, g, b), a)
@@ -67,7 +86,7 @@ public enum PlaneCompositor {
 
     static func composite420(_ rgba: UnsafePointer<UInt8>, width: Int, height: Int, y: UnsafeMutablePointer<UInt8>,
                              cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>, chromaWidth: Int,
-                             _ c: YCbCrConversion) -> Int {
+                             _ premultiplied: Bool, _ c: YCbCrConversion) -> Int {
         var covered = 0
         let raw = UnsafeRawPointer(rgba)
         for by in stride(from: 0, to: height, by: 2) {
@@ -87,7 +106,7 @@ public enum PlaneCompositor {
                         let p = rgba + i * 4
                         let a = Int32(p[3])
                         guard a != 0 else { continue }
-                        let (r, g, b) = (Int32(p[0]), Int32(p[1]), Int32(p[2]))
+                        let (r, g, b) = straight(p, a, premultiplied)
                         y[i] = blend(y[i], c.y(r, g, b), a)
                         sr &+= r; sg &+= g; sb &+= b; sa &+= a
                         covered += 1

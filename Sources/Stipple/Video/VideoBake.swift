@@ -81,11 +81,14 @@ public final class VideoBake: @unchecked Sendable {
         let layers = try await scene.makeLayers(on: renderer)
         let canvas = Canvas(width: header.width, height: header.height)
         let (renderer, settings, span) = (self.renderer, self.settings, self.span)
-        func sketch(_ n: Int) -> Task<Image?, Error> {
+        // Premultiplied, as read back: only covered pixels are un-premultiplied, by the
+        // compositor, off the render thread.
+        func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
             Task {
                 let extra = try await extraLayers?(n) ?? []
                 guard span.mayDraw(frame: n) || !extra.isEmpty else { return nil }
-                return try await renderer.renderLayers(layers + extra, canvas: canvas, frame: n, settings: settings)
+                return try await renderer.renderLayersPremultiplied(layers + extra, canvas: canvas, frame: n,
+                                                                    settings: settings)
             }
         }
         var frame = Y4MFrame(header: reader.header)
@@ -101,10 +104,13 @@ public final class VideoBake: @unchecked Sendable {
         do {
             while try reader.read(into: &frame) {
                 lap(\.read)
-                let image = try await next.value
+                let sketched = try await next.value
                 lap(\.waitingForRenderer)
                 next = sketch(n + 1)
-                if let image { PlaneCompositor.composite(image, over: &frame, conversion: conversion) }
+                if let sketched {
+                    PlaneCompositor.composite(sketched, width: canvas.width, height: canvas.height, premultiplied: true,
+                                              over: &frame, conversion: conversion)
+                }
                 lap(\.composite)
                 try writer.write(frame)
                 lap(\.write)
