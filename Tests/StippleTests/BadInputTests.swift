@@ -82,7 +82,7 @@ final class BadInputTests: XCTestCase {
             }
             """)
         try assertRefused(["render", "bad.json", "-o", "out.png"], output: "out.png",
-                          says: #"bad.json:3:3: unknown key "colour" in the script; expected one of: canvas, fps, maxAge, dissolveDistance, pointScale, seed, brushes, draw"#)
+                          says: #"bad.json:3:3: unknown key "colour" in the script; expected one of: canvas, fps, maxAge, dissolveDistance, pointScale, seed, brushes, draw, startFrame"#)
     }
 
     func testUnknownKeyInCanvas() throws {

@@ -96,7 +96,7 @@ final class ScriptDecoderTests: XCTestCase {
     func testUnknownKeysAtEveryLevel() {
         let canvas = #""canvas": { "width": 2, "height": 2 }"#
         fx.assertError("{ \(canvas), \"Draw\": [] }", at: "\"Draw\"",
-                       #"unknown key "Draw" in the script; expected one of: canvas, fps, maxAge, dissolveDistance, pointScale, seed, brushes, draw"#)
+                       #"unknown key "Draw" in the script; expected one of: canvas, fps, maxAge, dissolveDistance, pointScale, seed, brushes, draw, startFrame"#)
         fx.assertError("{\n  \"canvas\": { \"width\": 2,\n    \"height\": 2, \"colour\": \"#000000\" } }", at: "\"colour\"",
                        #"unknown key "colour" in canvas; expected one of: width, height, background"#)
         fx.assertError(#"{ "canvas": { "width": 2, "height": 2, "background": { "image": "bg.png", "fit": 1 } } }"#, at: "\"fit\"",
