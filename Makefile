@@ -11,8 +11,9 @@ OUT ?= out
 APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
                 libegl1 libegl-mesa0 libgles2 libgbm1 libgl1-mesa-dri
 
-# For the tests only: headless Chromium opens the HTML report (the test skips without it).
-TEST_APT_PACKAGES := chromium
+# For the tests only: headless Chromium opens the HTML report (the test skips without it);
+# ffmpeg is the video tests' oracle and the bake's container reader/writer (they skip without it).
+TEST_APT_PACKAGES := chromium ffmpeg
 # For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
 BENCH_APT_PACKAGES := libcairo2
 

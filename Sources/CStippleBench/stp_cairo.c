@@ -14,7 +14,7 @@
 //   inside, as GL rasterises a point. (PAD alone would cover the whole canvas.) The clip is
 //   a box, so it costs next to nothing: measured the same speed as EXTEND_NONE unclipped.
 // What still differs: a pixel centre exactly on the square's edge (Cairo takes the top
-// row, GL on llvmpipe the bottom: SPEC §4 lets drivers differ), and pixman's rounding
+// row, GL on llvmpipe the bottom: docs/reference.md §4 lets drivers differ), and pixman's rounding
 // against llvmpipe's 8-bit blending (a few units a channel).
 #define _POSIX_C_SOURCE 199309L
 #include "stp_say.h"
@@ -198,7 +198,7 @@ static void draw_frame(stp_cairo_canvas *c, const stp_sketch_point *stamps, int 
     for (int i = 0; i < count; i++) {
         const stp_sketch_point *p = &stamps[i];
         double side = 2.0 * (double)p->radius * (double)point_scale;
-        if (!(side >= 1.0)) side = 1.0;  // SPEC §3: never below one pixel (and never a singular matrix)
+        if (!(side >= 1.0)) side = 1.0;  // docs/reference.md §3: never below one pixel (and never a singular matrix)
         cairo.save(cr);
         cairo.translate(cr, (double)p->x - side / 2, (double)p->y - side / 2);
         cairo.scale(cr, side / brush_width, side / brush_height);

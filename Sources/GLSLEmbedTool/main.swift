@@ -31,6 +31,10 @@ for path in args.dropFirst().sorted() {
 }
 swift += "    /// Shader sources by file name, e.g. `sketch.vert`.\n"
 swift += "    static let sources: [String: String] = [\n" + table.joined(separator: "\n") + "\n    ]\n}\n"
+// Rewrite the file only when its text changes. SwiftPM re-links this tool, and so re-runs
+// the command, whenever `swift test` and `swift build` alternate; a rewritten file, even
+// with the same text, made every such no-op build compile the whole library again.
+if let old = try? String(contentsOfFile: output, encoding: .utf8), old == swift { exit(0) }
 do {
     try swift.write(toFile: output, atomically: true, encoding: .utf8)
 } catch {

@@ -16,6 +16,8 @@ public struct BenchConfig: Sendable, Codable {
         case upload
         /// A frame sequence to PNG files: render only, encode only, and both overlapped.
         case sequence
+        /// A Periscope-style animation baked into 4:2:0 video, against PNGs + ffmpeg overlay.
+        case video
         /// Drawing sessions: undo latency against replaying every stroke, a long session's
         /// frame time and memory, many strokes' memory, frames while saving (SessionScenarios.swift).
         case session
@@ -36,6 +38,8 @@ public struct BenchConfig: Sendable, Codable {
     public var animationFrames = 8
     public var readbackSizes = [[320, 568], [1280, 720], [1920, 1080]]
     public var sequenceFrames = 300
+    /// Frames of the video scenario (at width × height, 4:2:0).
+    public var videoFrames = 150
     /// PNG compression of the sequence scenario's frames (see `PNGFile.encode`).
     public var compression: Int32 = PNGFile.defaultCompression
     public var warmup = 2
@@ -67,6 +71,7 @@ public struct BenchConfig: Sendable, Codable {
         c.animationFrames = 3
         c.readbackSizes = [[320, 568]]
         c.sequenceFrames = 12
+        c.videoFrames = 12
         c.warmup = 1
         c.reps = 3
         c.pairs = 3

@@ -38,6 +38,8 @@ public struct BenchReport: Sendable, Codable {
     public var skipped: [String] = []
     /// The targets of issue 4, each with its measured ratio and verdict.
     public var targets: [Target] = []
+    /// A `--quick` run: its small sizes and few repetitions cannot judge the targets.
+    public var quick: Bool?
 
     public struct Target: Sendable, Codable {
         public var name: String
@@ -46,5 +48,38 @@ public struct BenchReport: Sendable, Codable {
         /// true when `measured` must be at most `limit`; false when at least.
         public var atMost: Bool
         public var met: Bool { atMost ? measured <= limit : measured >= limit }
+
+        /// What the target asks, in words (by the target's scenario prefix).
+        public var explanation: String {
+            let words: [(String, String)] = [
+                ("stamps: cairo", "Stipple on llvmpipe at least 2× as fast as Cairo drawing the same stamps on the CPU"),
+                ("stamps: stipple / C", "the Swift layer adds at most 5 % to the same GL calls issued from C"),
+                ("drawcalls:", "at one stamp a draw (the cost of a call), at most 25 % over the same calls from C"),
+                ("sequence:", "frames to PNG overlap rendering and encoding: within 1.2× the slower of the two"),
+            ]
+            return words.first { name.hasPrefix($0.0) }?.1 ?? ""
+        }
+    }
+}
+
+/// How many rendering threads llvmpipe runs: `LP_NUM_THREADS` when set, else what Mesa
+/// picks by default, one a CPU core (at most 16, Mesa's LP_MAX_THREADS).
+public enum LlvmpipeThreads {
+    public static func count(environment: [String: String] = ProcessInfo.processInfo.environment,
+                             cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        if let text = environment["LP_NUM_THREADS"], let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 0 {
+            return min(n, 16)
+        }
+        return min(max(cores, 1), 16)
+    }
+
+    /// `2 (one a core, the default)` or `4 (LP_NUM_THREADS=4)`.
+    public static func describe(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String {
+        let n = count(environment: environment, cores: cores)
+        if let text = environment["LP_NUM_THREADS"], Int(text.trimmingCharacters(in: .whitespaces)) != nil {
+            return "\(n) (LP_NUM_THREADS=\(text))"
+        }
+        return "\(n) (one a core, llvmpipe's default)"
     }
 }

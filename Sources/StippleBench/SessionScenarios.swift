@@ -1,7 +1,7 @@
 import Foundation
 import Stipple
 
-/// Drawing sessions (SPEC §12, docs/sessions.md): undo latency over a backing layer against
+/// Drawing sessions (docs/reference.md §12, docs/sessions.md): undo latency over a backing layer against
 /// replaying every stroke, a long Periscope-style session's frame time and memory, a
 /// 10 000-stroke painting's memory, and frames while a large drawing is saved.
 extension BenchSuite {

@@ -12,13 +12,16 @@ struct BenchCommand: AsyncParsableCommand {
             and Cairo on the CPU), drawcalls (the stamps in draws of 1, 4, 16… stamps), animation (L live \
             stamps, k new a frame: resident layers against re-uploading every age), readback \
             (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
-            (frames to PNG files: render only, encode only, overlapped), session (undo latency against \
+            (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
+            4:2:0 video, against render --frames PNGs + ffmpeg overlay), session (undo latency against \
             replaying every stroke, a long session's frame time and memory, many strokes' memory, frames \
             while a large drawing is saved). Times are medians after warm-up, \
-            each ending with glFinish; compare rows of one run, never across runs: this machine is shared.
+            each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
+            The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
+            time over another's. --quick runs small sizes and judges no target.
             Examples:
-              stipple bench                       # the standard set (make bench)
-              stipple bench --quick               # seconds: every scenario, small sizes (CI)
+              stipple bench              # the standard set (make bench)
+              stipple bench --quick      # seconds: every scenario, small sizes (CI)
               stipple bench --scenario stamps --stamps 100000 --radius 4 --json
             """)
 
@@ -46,7 +49,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Live stamp counts for the animation scenario, comma-separated (e.g. 10000,100000).")
     var live: String?
 
-    @Option(help: "Frames in the sequence scenario.")
+    @Option(help: "Frames in the sequence and video scenarios.")
     var frames: Int?
 
     @Option(help: "PNG compression of the sequence scenario's frames: 0-3 fast, 4-9 smaller (as render --compression).")
@@ -98,7 +101,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let reps { config.reps = reps; config.pairs = max(reps, config.pairs) }
         if let warmup { config.warmup = warmup }
         if let live, let counts = parseList(live) { config.liveCounts = counts }
-        if let frames { config.sequenceFrames = frames }
+        if let frames { config.sequenceFrames = frames; config.videoFrames = frames }
         if let compression { config.compression = compression }
         if let sessionFrames { config.sessionFrames = max(100, sessionFrames) }
         if let sessionStrokes { config.sessionStrokes = max(10, sessionStrokes) }
@@ -107,7 +110,9 @@ struct BenchCommand: AsyncParsableCommand {
 
         let verbose = !json
         let suite = BenchSuite(config: config, log: { line in if verbose { note("… \(line)") } })
-        let report = try await suite.run()
+        var report = try await suite.run()
+        report.quick = quick
+        report.llvmpipeThreads = LlvmpipeThreads.describe()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -6,12 +6,14 @@ import StippleGolden
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Compare two PNGs premultiplied, with a tolerance (SPEC §7).",
+        abstract: "Compare two PNGs premultiplied, with a tolerance (docs/golden-comparison.md).",
         discussion: """
-            Passes (exit 0) when at most P pixels differ by more than K in any premultiplied channel; \
-            exit 1 otherwise (also when the sizes differ). Prints the largest channel difference and \
-            the pixels over K. The diff image shows the expected image faded, pixels over K in red, \
-            pixels that differ by K or less in yellow.
+            Passes (exit 0) when at most P pixels differ by more than K in any premultiplied channel \
+            (or, with --perceptual, by more than the perceptual threshold); exit 1 otherwise (also when \
+            the sizes differ). Prints the largest channel difference and the pixels over the tolerance. \
+            The diff image shows the expected image faded, pixels over the tolerance in red, pixels that \
+            differ within it in amber, anti-aliased pixels forgiven in yellow. `stipple test` compares \
+            with the same engine and the same tolerance.
             """)
 
     @Argument(help: "The expected (golden) PNG.")
@@ -24,51 +26,53 @@ struct CompareCommand: ParsableCommand {
     var maxChannelDiff: Int = 0
 
     @Option(help: "P: how many pixels may differ by more than K, as a count (32) or a share of the image (0.1%).")
-    var maxPixels: PixelAllowance = PixelAllowance(count: 0)
+    var maxPixels: PixelAllowance = PixelAllowance(.count(0))
+
+    @Option(help: "Compare by perceptual colour distance (YIQ, as pixelmatch) with this threshold from 0 to 1 (0.1 is typical) instead of K.")
+    var perceptual: Double?
+
+    @Flag(help: "Forgive pixels beyond the tolerance that look like anti-aliased edges in either image (counted apart).")
+    var antialiasing = false
 
     @Option(help: "Write an image showing which pixels differ.")
     var diff: String?
 
     func validate() throws {
         if !(0...255).contains(maxChannelDiff) { throw ValidationError("Please give --max-channel-diff from 0 to 255.") }
+        if let perceptual, !(0...1).contains(perceptual) {
+            throw ValidationError("Please give --perceptual from 0 to 1 (0.1 is typical).")
+        }
+    }
+
+    var tolerance: GoldenTolerance {
+        var t = GoldenTolerance(maxChannelDifference: maxChannelDiff, perceptualThreshold: perceptual,
+                                ignoreAntialiasing: antialiasing)
+        t.setMaxPixels(maxPixels.limit)
+        return t
     }
 
     func run() throws {
         if let diff { try checkOutput(diff, notAnyOf: [expected, actual], inputsAre: "an image being compared") }
         let e = try PNGFile.read(path: expected).image
         let a = try PNGFile.read(path: actual).image
-        let result = ImageComparison.compare(expected: e, actual: a, maxChannelDifference: maxChannelDiff)
-        let allowed = maxPixels.pixels(of: max(e.width * e.height, 1))
-        if let diff {
-            try PNGFile.write(DiffImage.make(expected: e, actual: a, maxChannelDifference: maxChannelDiff), to: diff)
-        }
-        let verdict = result.passes(maxPixels: allowed) ? "same" : "DIFFERENT"
-        print("\(verdict): \(result.summary); allowed \(allowed) pixels over \(maxChannelDiff)")
-        if !result.passes(maxPixels: allowed) { throw ExitCode(ExitStatus.differs) }
+        let (result, diffImage) = ImageComparison.compareWithDiff(expected: e, actual: a, tolerance: tolerance)
+        if let diff { try PNGFile.write(diffImage, to: diff) }
+        let over = perceptual.map { "perceptual \($0)" } ?? "\(maxChannelDiff)"
+        print("\(result.passes ? "same" : "DIFFERENT"): \(result.summary); allowed \(result.allowedPixels) pixels over \(over)")
+        if !result.passes { throw ExitCode(ExitStatus.differs) }
     }
 }
 
-/// A number of pixels, or a share of the image's pixels written with a `%`.
+/// --max-pixels: `GoldenTolerance.PixelLimit` (a count, or a share written with `%`) as an argument.
 struct PixelAllowance: ExpressibleByArgument {
-    var count: Int?
-    var percent: Double?
+    var limit: GoldenTolerance.PixelLimit
 
-    init(count: Int) { self.count = count }
+    init(_ limit: GoldenTolerance.PixelLimit) { self.limit = limit }
 
     init?(argument: String) {
-        if argument.hasSuffix("%"), let p = Double(argument.dropLast()), p >= 0, p <= 100 {
-            percent = p
-        } else if let n = Int(argument), n >= 0 {
-            count = n
-        } else {
-            return nil
-        }
+        guard let limit = GoldenTolerance.PixelLimit(argument) else { return nil }
+        self.limit = limit
     }
 
-    func pixels(of total: Int) -> Int {
-        if let count { return count }
-        return Int((Double(total) * (percent ?? 0) / 100).rounded(.down))
-    }
-
-    var defaultValueDescription: String { count.map(String.init) ?? "\(percent ?? 0)%" }
+    var defaultValueDescription: String { limit.description }
 }

@@ -1,18 +1,21 @@
 import ArgumentParser
 import Foundation
 import Stipple
+import StippleBench
 
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show the EGL platform chosen and why, the GL driver and its limits.")
+        abstract: "Show Stipple's version, the EGL platform chosen and why, the GL driver and its limits.")
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() async throws {
         let info = try makeRenderer().info
+        let threads = LlvmpipeThreads.describe()
         let fields: [(String, String)] = [
+            ("stipple", StippleVersion.string),
             ("platform", info.platform.rawValue),
             ("why", info.platformReason),
             ("egl", "\(info.eglVersion) (\(info.eglVendor))"),
@@ -24,10 +27,11 @@ struct InfoCommand: AsyncParsableCommand {
             ("point sizes", "\(format(info.pointSizeRange.lowerBound))...\(format(info.pointSizeRange.upperBound)) px"),
             ("max texture", "\(info.maxTextureSize) px"),
             ("max viewport", "\(info.maxViewport.width)×\(info.maxViewport.height) px"),
-            ("llvmpipe threads", ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "default"),
+            ("llvmpipe threads", threads),
         ]
         if json {
             let object: [String: Any] = [
+                "version": StippleVersion.string, "llvmpipeThreads": LlvmpipeThreads.count(),
                 "platform": info.platform.rawValue, "platformReason": info.platformReason,
                 "eglVersion": info.eglVersion, "eglVendor": info.eglVendor, "device": info.device,
                 "vendor": info.glVendor, "renderer": info.glRenderer, "glVersion": info.glVersion,
@@ -36,8 +40,7 @@ struct InfoCommand: AsyncParsableCommand {
                 "maxTextureSize": info.maxTextureSize,
                 "maxViewport": [info.maxViewport.width, info.maxViewport.height],
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(try jsonText(object))
         } else {
             let width = fields.map(\.0.count).max() ?? 0
             for (k, v) in fields { print(k.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + v) }

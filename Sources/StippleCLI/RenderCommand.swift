@@ -7,14 +7,17 @@ struct RenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Render a script's frame to a PNG, or a range of frames into a folder.",
         discussion: """
-            Frame N shows every stamp born at or before frame N, aged by N frames (SPEC §9).
-            With --frames A...B, OUT is a folder (made if missing) that receives frame-NNNN.png files.
+            Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §9).
+            With --frames A...B, OUT is a folder (made if missing) that receives frame-NNNN.png \
+            files; frames outside A...B left there by an earlier render are refused (--clean \
+            removes them). `stipple describe SCRIPT` tells which frames show stamps. One line on \
+            stderr sums up what was written.
             Examples:
-              stipple render Fixtures/scripts/demo.json -o demo.png
-              stipple render anim.json -o frames/ --frames 0...119 --primitive quads
+              stipple render demo.json -o demo.png
+              stipple render anim.json -o frames/ --frames 0...119
             """)
 
-    @Argument(help: "The JSON script to render (SPEC §9).")
+    @Argument(help: "The JSON script to render (docs/reference.md §9).")
     var script: String
 
     @Option(name: .shortAndLong, help: "The PNG to write, or the folder for --frames.")
@@ -24,8 +27,15 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "The frame to render (from 0).")
     var frame: Int?
 
-    @Option(help: "A range of frames, A...B, rendered into the folder given by -o.")
-    var frames: FrameRange?
+    // Unconditional, so that `--frames -1...2` reaches the parser's message.
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Frames A...B (A ≤ B), or all (frame 0 to the last live stamp): PNGs into the folder given by -o, or a video when -o ends in .y4m, .mp4, .mov, .mkv, .webm or .gif, or is - (y4m on stdout).",
+                               valueName: "A...B|all"),
+            transform: FrameSelection.parse)
+    var frames: FrameSelection?
+
+    @Flag(help: "With --frames: remove frame-NNNN.png files outside A...B that an earlier render left in the folder.")
+    var clean = false
 
     @Option(help: "Draw stamps as point sprites (default) or quads (placement exact on every driver).")
     var primitive: Primitive = .points
@@ -46,17 +56,23 @@ struct RenderCommand: AsyncParsableCommand {
         let scene = try Scene.load(path: script)
         // Bad output paths are refused before EGL is opened.
         if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
+        _ = try OutputKind.forRender(output, frames: frames != nil)
         let renderer = try makeRenderer()
         try scene.checkFits(renderer.info)
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
 
         if let frames {
-            try await renderFrames(scene, frames, renderer, settings)
+            let range = frames.resolve(scene)
+            if isVideoOutput(output) {
+                return try await renderVideo(scene, range, output: output, renderer: renderer, settings: settings)
+            }
+            try await renderFrames(scene, range, renderer, settings)
             return
         }
         let n = frame ?? 0
         let image = try await renderer.render(scene, frame: n, primitive: primitive)
         try PNGFile.write(image, to: output, compression: Int32(compression))
+        note(summary(scene, frame: n))
     }
 
     /// Renders on the render thread while earlier frames are encoded on other threads.
@@ -73,6 +89,7 @@ struct RenderCommand: AsyncParsableCommand {
             let why = (cause as? POSIXError).map { String(cString: strerror($0.code.rawValue)).lowercased() } ?? "\(cause)"
             throw InputError(file: output, "cannot make the folder for --frames: \(why)")
         }
+        let stale = try staleFrames(outside: range)
         // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
         let layers = try await scene.makeLayers(on: renderer)
         let sequence = FrameSequence(frames: range.lower...range.upper, folder: output, compression: Int32(compression))
@@ -83,5 +100,7 @@ struct RenderCommand: AsyncParsableCommand {
             try await renderer.renderLayers(session.shown(layers, atFrame: n), canvas: canvas,
                                             frame: session.clockFrame(n), settings: settings, upload: upload)
         }, progress: { progress.update($0) })
+        try remove(stale)
+        note(summary(scene, frames: range, removed: stale.count))
     }
 }

@@ -5,20 +5,26 @@ import Stipple
 struct StampsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stamps",
-        abstract: "Write the live vertex buffer at a frame as a .sketchpoints file.",
+        abstract: "Write the live stamps at a frame as a .sketchpoints or .json file.",
         discussion: """
             The stamps exactly as uploaded at frame N, in draw order: born at or before N, \
-            ages as at frame N, dead stamps gone (SPEC §9). Records are 36 bytes (SPEC §2).
+            ages as at frame N, dead stamps gone (docs/reference.md §9). OUT's extension picks the form: \
+            .sketchpoints (36-byte records, docs/reference.md §2) or .json (an array of \
+            [x, y, radius, age, dissolveAngle, r, g, b, a], as a script's inline stamps). \
+            One line on stderr sums up what was written.
+            Examples:
+              stipple stamps demo.json --frame 30 -o live.sketchpoints
+              stipple stamps demo.json --frame 30 -o live.json
             """)
 
-    @Argument(help: "The JSON script (SPEC §9).")
+    @Argument(help: "The JSON script (docs/reference.md §9).")
     var script: String
 
     // Unconditional, so that `--frame -1` reaches validate() instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "The frame (from 0).")
     var frame: Int = 0
 
-    @Option(name: .shortAndLong, help: "The .sketchpoints file to write.")
+    @Option(name: .shortAndLong, help: "The file to write: .sketchpoints or .json.")
     var output: String
 
     func validate() throws {
@@ -28,8 +34,23 @@ struct StampsCommand: AsyncParsableCommand {
     func run() async throws {
         let scene = try Scene.load(path: script)
         try checkOutput(output, notAnyOf: scene.inputFiles)
+        let kind = try OutputKind.forStamps(output)
         let live = scene.batches(atFrame: frame).flatMap(\.stamps)
-        try SketchPointsFile.write(live, to: output)
-        print("\(output): \(live.count) stamps at frame \(frame) (\(live.count * SketchPoint.byteSize) bytes)")
+        try writeStamps(live, as: kind, to: output)
+        note("\(output): \(live.count) stamps at frame \(frame) (\(describeSize(of: output)))")
     }
+}
+
+/// Writes stamps in the form `kind` names (`.sketchpoints` or `.json`).
+func writeStamps(_ stamps: [SketchPoint], as kind: OutputKind, to path: String) throws {
+    switch kind {
+    case .stampsJSON: try StampsJSON.write(stamps, to: path)
+    default: try SketchPointsFile.write(stamps, to: path)
+    }
+}
+
+/// `432 bytes`, from the file just written.
+func describeSize(of path: String) -> String {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    return "\(size) bytes"
 }

@@ -15,8 +15,9 @@ struct StippleCommand: AsyncParsableCommand {
             GALLIUM_DRIVER=llvmpipe|softpipe picks Mesa's software driver; LP_NUM_THREADS sets llvmpipe's threads.
             """,
         version: StippleVersion.string,
-        subcommands: [RenderCommand.self, StampsCommand.self, CompareCommand.self, InfoCommand.self, BenchCommand.self, TestCommand.self,
-                      SaveLoopCommand.self]
+        subcommands: [RenderCommand.self, StampsCommand.self, DescribeCommand.self, ConvertCommand.self,
+                      BrushCommand.self, CompareCommand.self, InfoCommand.self, BenchCommand.self,
+                      TestCommand.self, BakeCommand.self, SaveLoopCommand.self]
     )
 }
 
@@ -31,7 +32,7 @@ enum ExitStatus {
 enum Main {
     static func main() async {
         do {
-            var command = try StippleCommand.parseAsRoot()
+            var command = try StippleCommand.parseAsRoot(TestCommand.normalized(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -46,8 +47,9 @@ enum Main {
         } catch {
             let code = StippleCommand.exitCode(for: error)
             if code == .success {
-                // --help, --version: ArgumentParser prints them.
-                StippleCommand.exit(withError: error)
+                // --help, --version: ArgumentParser's text, fitted to the terminal.
+                print(HelpText.fitted(for: error))
+                exit(0)
             }
             let message = StippleCommand.message(for: error)
             guard code == .validationFailure else {

@@ -34,10 +34,32 @@ struct FrameRange: ExpressibleByArgument, Sendable {
     var lower: Int
     var upper: Int
 
+    init(lower: Int, upper: Int) { self.lower = lower; self.upper = upper }
+
     init?(argument: String) {
-        let parts = argument.components(separatedBy: "...")
-        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= a else { return nil }
-        lower = a; upper = b
+        guard let range = try? FrameRange.parse(argument) else { return nil }
+        self = range
+    }
+
+    /// Parses `A...B`; the error says which form is wanted and why this one is not it.
+    static func parse(_ argument: String) throws -> FrameRange {
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        // ArgumentParser prefixes "The value 'X' is invalid for '--frames <A...B>': ".
+        let wanted = "give whole frames from 0 as A...B with three dots and A ≤ B, e.g. 0...119"
+        if let single = Int(text) {
+            throw ValidationError("\(wanted) (for frame \(single) alone: --frames \(single)...\(single), or --frame \(single))")
+        }
+        let parts = text.components(separatedBy: "...")
+        guard parts.count == 2 else {
+            let dots = ["..<", "..", "-", ":", ","].first { text.contains($0) }
+            throw ValidationError(dots.map { "\(wanted) (\"\($0)\" is not \"...\")" } ?? wanted)
+        }
+        guard let a = Int(parts[0]), let b = Int(parts[1]) else {
+            throw ValidationError("\(wanted) (these are not whole numbers)")
+        }
+        guard a >= 0 else { throw ValidationError("\(wanted) (frames start at 0)") }
+        guard a <= b else { throw ValidationError("\(wanted) (\(a) is after \(b): did you mean \(b)...\(a)?)") }
+        return FrameRange(lower: a, upper: b)
     }
 
     var count: Int { upper - lower + 1 }

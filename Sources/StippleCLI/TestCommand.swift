@@ -3,28 +3,37 @@ import Foundation
 import Stipple
 import StippleGolden
 
+extension GoldenRecordMode: ExpressibleByArgument {}
+
 struct TestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Render every script in a folder and compare each with its golden image.",
         discussion: """
             Cases: every *.json script in DIR (not recursive, sorted by name), at frame 0 or at the \
-            frames DIR/stipple-test.json lists. Goldens: GOLDEN/NAME[@frame-NNNN].DRIVER.PRIMITIVE.png \
-            (GOLDEN defaults to DIR/golden; DRIVER is e.g. llvmpipe). This driver's golden is compared \
-            exactly unless a tolerance is configured; for quads another driver's golden stands in with \
-            the cross-driver tolerance; points goldens are kept per driver. A missing golden is recorded, \
-            except with CI=true, where it fails. Failures write OUTPUT/NAME/{expected,actual,diff}.png.
-            Exit status: 0 all passed (or were recorded); 1 any case failed; 2 bad input or no EGL.
+            frames DIR/stipple-test.json lists. Goldens: GOLDEN/NAME[@frame-NNNN].DRIVER.PRIMITIVE.png, \
+            and further accepted ones NAME….PRIMITIVE~2.png, ~3… (GOLDEN defaults to DIR/golden; DRIVER \
+            is e.g. llvmpipe); a case passes when it matches any of them. A failing case is rendered \
+            twice: if the renders differ it is FLAKY. Failures write OUTPUT/NAME/{expected,actual,diff}.png \
+            and say how to accept the new image. See docs/golden-testing.md.
+            Record modes: missing (default; `never` when CI=true) writes only missing goldens; failed \
+            also rewrites goldens that no longer match (plain --record means this); all rewrites every \
+            golden; never writes nothing.
+            Exit status: 0 all passed (or were recorded); 1 any case failed, was missing or flaky; \
+            2 bad input, no EGL, or no case to run (empty folder, a shard or --filter selecting none).
             Examples:
               stipple test Fixtures/scripts --golden Fixtures/golden
               stipple test tests/ --jobs 2 --shard 1/3 --json shard1.json
+              stipple test tests/ --filter 'periscope@*' --record failed
+              stipple test --accept ci/report.json --output ci/.stipple-test periscope@frame-0005
               stipple test --merge-reports shard1.json shard2.json shard3.json --junit junit.xml
             """)
 
-    @Argument(help: "The folder of test scripts.")
-    var directory: String?
+    @Argument(help: ArgumentHelp("The folder of test scripts; with --accept, the cases to accept (names or patterns).",
+                                 valueName: "dir-or-cases"))
+    var arguments: [String] = []
 
-    @Option(help: "The folder of golden images (default: DIR/golden).")
+    @Option(help: "The folder of golden images (default: DIR/golden; with --accept, the report's).")
     var golden: String?
 
     @Option(help: "Renderers working side by side, each with its own thread and GL context.")
@@ -33,14 +42,17 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: "Run only the K-th of N deterministic slices of the cases (K/N, round-robin).")
     var shard: String?
 
-    @Flag(help: "Write missing goldens and goldens that no longer match (unchanged ones are left alone).")
-    var record = false
+    @Option(parsing: .singleValue, help: "Run only the cases whose names match (exact, or with * and ?); repeatable.")
+    var filter: [String] = []
+
+    @Option(help: "When to write goldens: missing, failed, all or never (plain --record: failed).")
+    var record: GoldenRecordMode?
 
     @Option(help: "Draw every case as points or quads, whatever stipple-test.json says.")
     var primitive: Primitive?
 
     @Option(help: "Where failing cases' expected, actual and diff images go (default: .stipple-test).")
-    var output: String = ".stipple-test"
+    var output: String?
 
     @Flag(help: "Write expected, actual and diff images for passing cases too.")
     var keepDiffs = false
@@ -58,11 +70,25 @@ struct TestCommand: AsyncParsableCommand {
             help: "Merge the --json reports of shards into one (with --json, --junit, --report); runs nothing.")
     var mergeReports: [String] = []
 
+    @Option(help: "Write the actual images of a run's --json report as goldens: the cases named, or every failed one.")
+    var accept: String?
+
+    @Flag(help: "With --accept: add each image as a further accepted golden (~2, ~3…) instead of replacing.")
+    var add = false
+
+    var outputDirectory: String { output ?? ".stipple-test" }
+
     func validate() throws {
-        if mergeReports.isEmpty {
-            guard directory != nil else { throw ValidationError("Please give the folder of test scripts.") }
-        } else if directory != nil {
-            throw ValidationError("--merge-reports merges reports and runs nothing: give no folder.")
+        let modes = [!mergeReports.isEmpty, accept != nil].filter { $0 }.count
+        if modes > 1 { throw ValidationError("--merge-reports and --accept are separate tasks: give one.") }
+        if !mergeReports.isEmpty {
+            if !arguments.isEmpty { throw ValidationError("--merge-reports merges reports and runs nothing: give no folder.") }
+        } else if accept == nil {
+            guard !arguments.isEmpty else { throw ValidationError("Please give the folder of test scripts.") }
+            guard arguments.count == 1 else {
+                throw ValidationError("Please give one folder of test scripts (got \(arguments.count)); choose cases with --filter.")
+            }
+            if add { throw ValidationError("--add goes with --accept.") }
         }
         if jobs < 1 { throw ValidationError("Please give --jobs of 1 or more (got \(jobs)).") }
         if let shard, Shard(shard) == nil {
@@ -72,46 +98,29 @@ struct TestCommand: AsyncParsableCommand {
 
     func run() async throws {
         if !mergeReports.isEmpty { return try merge() }
-        let dir = directory!
-        let suite = try GoldenSuite.discover(directory: dir, primitive: primitive)
-        let shard = self.shard.flatMap(Shard.init)
-        let cases = shard.map { suite.shard($0) } ?? suite.cases
-        let env = ProcessInfo.processInfo.environment
-        let options = GoldenRunner.Options(
-            goldenDirectory: golden ?? suite.defaultGoldenDirectory, outputDirectory: output,
-            jobs: jobs, record: record, keepDiffs: keepDiffs, isCI: GoldenCheck.isCI(env),
-            platform: try EGLPlatform.fromEnvironment(env))
-        for path in [json, junit].compactMap({ $0 }) {
-            try checkOutput(path, notAnyOf: cases.map(\.scriptPath), inputsAre: "a test script")
-        }
-        let jobs = max(1, min(self.jobs, cases.count))
-        let result = try await GoldenRunner(options: options).run(cases, shard: shard, started: { driver in
-            print(GoldenConsole.header(driver, cases: cases.count, of: suite.cases.count, shard: shard, jobs: jobs))
-        }, progress: { print(GoldenConsole.line($0)) })
-        print(GoldenConsole.summary(result, notRun: suite.cases.count - cases.count))
-        try writeReports(result, suiteName: cases.isEmpty ? dir : nil)
-        if result.cases.contains(where: \.isFailure) { throw ExitCode(ExitStatus.differs) }
+        if let accept { return try acceptReport(accept) }
+        try await runSuite(arguments[0])
     }
 
-    private func merge() throws {
-        let reports = try mergeReports.map { (path: $0, report: try GoldenRunReport.load(path: $0)) }
-        let merged = try GoldenRunReport.merge(reports)
-        print(GoldenConsole.header(merged.driver, cases: merged.cases.count, of: merged.cases.count, shard: nil, jobs: 1)
-            .split(separator: "\n")[0])
-        print("merged \(reports.count) report\(reports.count == 1 ? "" : "s")")
-        for c in merged.cases { print(GoldenConsole.line(c)) }
-        print(GoldenConsole.summary(merged))
-        try writeReports(merged, suiteName: nil)
-        if merged.cases.contains(where: \.isFailure) { throw ExitCode(ExitStatus.differs) }
+    /// `--record` alone keeps its old meaning (`failed`): ArgumentParser has no option with an
+    /// optional value, so a `--record` not followed by a mode's name becomes `--record=failed`.
+    static func normalized(_ arguments: [String]) -> [String] {
+        guard arguments.first == "test" else { return arguments }
+        let modes = Set(GoldenRecordMode.allCases.map(\.rawValue))
+        var out: [String] = []
+        for (i, a) in arguments.enumerated() {
+            if a == "--record", !(i + 1 < arguments.count && modes.contains(arguments[i + 1])) {
+                out.append("--record=failed")
+            } else {
+                out.append(a)
+            }
+        }
+        return out
     }
 
-    private func writeReports(_ result: GoldenRunReport, suiteName: String?) throws {
-        if let json { try result.writeJSON(to: json) }
-        if let junit { try JUnitReport.write(result, to: junit, suiteName: suiteName) }
-        if let report {
-            try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
-            try HTMLReport.write(report: result, to: report)
-        }
+    /// A word for a shell line: quoted unless plainly safe.
+    static func shellWord(_ s: String) -> String {
+        let safe = s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "@%+=:,./_-".unicodeScalars.contains($0) }
+        return safe && !s.isEmpty ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
-

@@ -1,31 +1,34 @@
 import Stipple
 import Foundation
 
-/// Checks one rendered image against its golden and decides the verdict: the rules the
+/// Checks one rendered image against its goldens and decides the verdict: the rules the
 /// command line (`stipple test`) and the test API (`assertGolden`) share.
 ///
-/// - This driver's golden is compared with the case's tolerance (`.exact` by default).
-/// - For quads, another driver's golden stands in, with `.crossDriver` tolerance by default.
-/// - For points, other drivers' goldens cannot stand in (they place points differently,
-///   SPEC §7): the verdict says so plainly, and `record` adds this driver's.
-/// - No golden at all: recorded, unless `isCI` (then it fails and nothing is written).
-/// - `record` rewrites a golden only when the image fails it: an unchanged golden's file
-///   is left alone.
+/// - This driver's goldens are compared with the case's tolerance (`.exact` by default);
+///   the case passes when it matches any of them (`NAME…png`, `~2`, `~3`…), and says which.
+/// - For quads, another driver's goldens stand in, with `.crossDriver` tolerance by default.
+/// - For points, other drivers' goldens cannot stand in (they place points differently):
+///   the verdict says so plainly.
+/// - A failing image is rendered a second time: if the two renders differ the verdict is
+///   `flaky` (a determinism bug), and nothing is recorded.
+/// - What is written follows `record` (`GoldenRecordMode`); an unchanged golden's file is
+///   never rewritten.
 /// - A failure writes `OUTPUT/NAME/expected.png, actual.png, diff.png` (`keepDiffs`: for
-///   passing cases too) and names them in the result.
+///   passing cases too; `flaky`: actual.png, actual-2.png and their diff.png).
 public struct GoldenCheck: Sendable {
     public var store: GoldenStore
     /// Failure images go to `outputDirectory/NAME/`.
     public var outputDirectory: String
     public var driver: DriverIdentity
-    public var record: Bool
-    public var isCI: Bool
+    public var record: GoldenRecordMode
     public var keepDiffs: Bool
+    /// How a person accepts one case's image: set on failing results' `acceptCommand`.
+    public var acceptCommand: (@Sendable (GoldenCaseResult) -> String?)?
 
-    public init(store: GoldenStore, outputDirectory: String, driver: DriverIdentity, record: Bool = false,
-                isCI: Bool = false, keepDiffs: Bool = false) {
+    public init(store: GoldenStore, outputDirectory: String, driver: DriverIdentity, record: GoldenRecordMode = .missing,
+                keepDiffs: Bool = false, acceptCommand: (@Sendable (GoldenCaseResult) -> String?)? = nil) {
         self.store = store; self.outputDirectory = outputDirectory; self.driver = driver
-        self.record = record; self.isCI = isCI; self.keepDiffs = keepDiffs
+        self.record = record; self.keepDiffs = keepDiffs; self.acceptCommand = acceptCommand
     }
 
     /// True when the environment says this is a CI run (`CI=true`, or `CI=1`).
@@ -34,73 +37,114 @@ public struct GoldenCheck: Sendable {
         return v == "true" || v == "1" || v == "yes"
     }
 
-    public func check(_ c: GoldenCase, image: Image, started: Date = Date()) -> GoldenCaseResult {
+    /// Renders (with `render`, again when the first image fails), checks and records.
+    public func check(_ c: GoldenCase, started: Date = Date(), render: () async throws -> Image) async -> GoldenCaseResult {
         let me = driver.shortName
         let own = store.path(name: c.name, driver: me, primitive: c.primitive)
         var result = GoldenCaseResult(name: c.name, script: c.scriptPath, frame: c.frame, primitive: c.primitive.rawValue,
                                       verdict: .passed, message: "", tolerance: c.effectiveTolerance(crossDriver: false),
                                       driver: driver)
+        result.goldenPath = own
         clearArtifacts(c.name)
         do {
+            let image = GoldenTestHooks.afterRender(c.name, try await render())
+            let p = c.primitive.rawValue
             switch store.lookup(name: c.name, driver: me, primitive: c.primitive) {
             case .none:
-                if isCI && !record {
+                if record == .never {
                     result.verdict = .missing
                     result.actual = try writeArtifact(image, c.name, "actual.png")
-                    result.message = "no golden \(own); CI=true, so it is not recorded (run with --record to add it)"
+                    result.message = "no golden \(own); record mode \"never\" (CI=true, or asked), so nothing was written"
                 } else {
                     try writeGolden(image, to: own)
                     result.verdict = .recorded; result.golden = own
                     result.message = "recorded (no golden existed) → \(own)"
                 }
             case let .onlyOtherDrivers(others):
-                let list = others.joined(separator: ", "), p = c.primitive.rawValue
-                if record {
+                let list = others.joined(separator: ", ")
+                if record == .failed || record == .all {
                     try writeGolden(image, to: own)
                     result.verdict = .recorded; result.golden = own
                     result.message = "recorded \(me)'s \(p) golden (goldens exist for \(list)) → \(own)"
                 } else {
                     result.verdict = .noGoldenForDriver
                     result.actual = try writeArtifact(image, c.name, "actual.png")
-                    result.message = "no \(p) golden for \(me); goldens exist for \(list); run with --record to add \(me)'s"
+                    result.message = "no \(p) golden for \(me); goldens exist for \(list)"
                 }
-            case let .own(path):
-                try compare(c, image, golden: path, from: nil, ownPath: own, into: &result)
-            case let .otherDriver(path, other):
-                try compare(c, image, golden: path, from: other, ownPath: own, into: &result)
+            case let .own(paths):
+                try await compare(c, image, goldens: paths, from: nil, ownPath: own, render: render, into: &result)
+            case let .otherDriver(paths, other):
+                try await compare(c, image, goldens: paths, from: other, ownPath: own, render: render, into: &result)
             }
         } catch {
             result.verdict = .error
             result.message = "\(error)"
         }
+        if [.failed, .missing, .noGoldenForDriver].contains(result.verdict) {
+            result.acceptCommand = acceptCommand?(result)
+        }
         result.seconds = Date().timeIntervalSince(started)
         return result
     }
 
-    private func compare(_ c: GoldenCase, _ image: Image, golden path: String, from other: String?, ownPath: String,
-                         into result: inout GoldenCaseResult) throws {
-        let expected = try PNGFile.read(path: path).image
+    private func compare(_ c: GoldenCase, _ image: Image, goldens paths: [String], from other: String?, ownPath: String,
+                         render: () async throws -> Image, into result: inout GoldenCaseResult) async throws {
         let tolerance = c.effectiveTolerance(crossDriver: other != nil)
-        let cmp = GoldenComparison.compare(expected: expected, actual: image, tolerance: tolerance)
         result.tolerance = tolerance
-        result.golden = path
         result.goldenDriver = other ?? driver.shortName
-        result.comparison = cmp.figures
+        // The first golden the image matches; else the closest (fewest pixels beyond the tolerance).
+        var best: (path: String, expected: Image, cmp: ImageComparison)?
+        for path in paths {
+            let expected = try PNGFile.read(path: path).image
+            let cmp = ImageComparison.compare(expected: expected, actual: image, tolerance: tolerance)
+            if best == nil || (cmp.passes && !best!.cmp.passes)
+                || (!best!.cmp.passes && cmp.pixelsOverTolerance < best!.cmp.pixelsOverTolerance) {
+                best = (path, expected, cmp)
+            }
+            if cmp.passes { break }
+        }
+        let (path, expected, cmp) = best!
+        result.golden = path; result.goldenPath = path
+        result.comparison = ComparisonFigures(cmp)
         let against = other.map { ", against \($0)'s golden, \(tolerance.summary)" } ?? ""
-        let sizes = expected.width == image.width && expected.height == image.height
-        let why = sizes ? cmp.summary
-            : "size \(image.width)×\(image.height), golden \(expected.width)×\(expected.height)"
+        let which = paths.count > 1 ? " (matched \(URL(fileURLWithPath: path).lastPathComponent), \(paths.count) accepted)" : ""
         if cmp.passes {
+            if record == .all && !(path == ownPath && expected == image) {
+                try writeGolden(image, to: ownPath)
+                result.verdict = .recorded; result.golden = ownPath; result.goldenPath = ownPath; result.goldenDriver = driver.shortName
+                result.message = "recorded (record mode \"all\"; the image passed, within tolerance) → \(ownPath)"
+                return
+            }
             result.verdict = .passed
-            result.message = "max diff \(cmp.comparison.maxChannelDifference)\(against)"
+            result.message = "max diff \(cmp.maxChannelDifference)\(against)\(which)"
+            if c.tolerance != nil { result.tightTolerance = cmp.looserThanNeeded }
             if keepDiffs { try writeAll(c, expected: expected, goldenPath: path, actual: image, tolerance, &result) }
-        } else if record {
+            return
+        }
+        // Failed: is it the image, or the renderer? A second render must be identical.
+        let second = GoldenTestHooks.afterRender(c.name, try await render())
+        if second != image {
+            let (d, diff) = ImageComparison.compareWithDiff(expected: image, actual: second, tolerance: .exact)
+            result.verdict = .flaky
+            result.renderDifference = ComparisonFigures(d)
+            result.actual = try writeArtifact(image, c.name, "actual.png")
+            result.secondActual = try writeArtifact(second, c.name, "actual-2.png")
+            result.diff = try writeArtifact(diff, c.name, "diff.png")
+            result.message = "two renders of the case differ (\(d.summary)): nondeterministic rendering, "
+                + "a determinism bug; nothing recorded; against its golden: \(cmp.summaryWithTolerance)"
+            return
+        }
+        let sizes = expected.width == image.width && expected.height == image.height
+        let why = sizes ? cmp.summaryWithTolerance
+            : "size \(image.width)×\(image.height), golden \(expected.width)×\(expected.height)"
+        if record == .failed || record == .all {
             try writeGolden(image, to: ownPath)
-            result.verdict = .recorded; result.golden = ownPath; result.goldenDriver = driver.shortName
+            result.verdict = .recorded; result.golden = ownPath; result.goldenPath = ownPath; result.goldenDriver = driver.shortName
             result.message = "recorded (golden changed: \(why)\(against)) → \(ownPath)"
         } else {
             result.verdict = .failed
-            result.message = why + against
+            result.message = why + against + (paths.count > 1 ? " (closest of \(paths.count) accepted goldens: "
+                                                  + URL(fileURLWithPath: path).lastPathComponent + ")" : "")
             try writeAll(c, expected: expected, goldenPath: path, actual: image, tolerance, &result)
         }
     }
@@ -113,7 +157,7 @@ public struct GoldenCheck: Sendable {
         try AtomicFile.write(try FileSystem.readBytes(path: goldenPath), to: e)
         result.golden = e
         result.actual = try writeArtifact(actual, c.name, "actual.png")
-        result.diff = try writeArtifact(GoldenComparison.diffImage(expected: expected, actual: actual, tolerance: tolerance),
+        result.diff = try writeArtifact(ImageComparison.diffImage(expected: expected, actual: actual, tolerance: tolerance),
                                         c.name, "diff.png")
     }
 
@@ -129,20 +173,24 @@ public struct GoldenCheck: Sendable {
         return dir
     }
 
-    /// Removes a previous run's images of this case (only the three files we write), so
-    /// that stale diffs never sit beside a pass.
+    /// Removes a previous run's images of this case (only the files we write), so that
+    /// stale diffs never sit beside a pass.
     private func clearArtifacts(_ name: String) {
         let dir = FileSystem.resolve(name, against: outputDirectory)
         guard FileSystem.entry(at: dir) == .folder else { return }
-        for f in ["expected.png", "actual.png", "diff.png"] {
+        for f in ["expected.png", "actual.png", "actual-2.png", "diff.png"] {
             try? FileManager.default.removeItem(atPath: FileSystem.resolve(f, against: dir))
         }
         _ = rmdir(dir) // only when empty: anything else a user put there stays
     }
 
     /// Goldens live in repositories: written small (zlib 9, adaptive filters), not fast.
-    private func writeGolden(_ image: Image, to path: String) throws {
-        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+    func writeGolden(_ image: Image, to path: String) throws {
+        try GoldenCheck.writeGolden(image, to: path)
+    }
+
+    public static func writeGolden(_ image: Image, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: FileSystem.folder(of: path), withIntermediateDirectories: true)
         try PNGFile.write(image, to: path, compression: 9)
     }
 }

@@ -97,10 +97,10 @@ public struct GoldenConfig: Sendable, Equatable {
         }
         if let m = d.member("maxPixels", in: members) {
             if case let .string(s) = m.value.kind {
-                guard s.hasSuffix("%"), let p = Double(s.dropLast().trimmingSpaces), p >= 0, p <= 100 else {
+                guard s.contains("%"), let limit = GoldenTolerance.PixelLimit(s) else {
                     throw d.fail(m.value.location, "maxPixels is a count (32) or a share of the image (\"0.1%\"), found \"\(s)\"")
                 }
-                t.maxPixelsPercent = p
+                t.setMaxPixels(limit)
             } else {
                 t.maxPixels = try whole(m.value, "maxPixels (a count, or a share such as \"0.1%\")", 0...Int(Int32.max), d)
             }
@@ -131,14 +131,5 @@ public struct GoldenConfig: Sendable, Equatable {
             throw d.fail(value.location, "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound), found \(literal)")
         }
         return Int(v)
-    }
-}
-
-private extension Substring {
-    var trimmingSpaces: Substring {
-        var s = self
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return s
     }
 }

@@ -1,15 +1,17 @@
 import Stipple
 /// The lines `stipple test` prints, shared with the test API so both read the same.
 public enum GoldenConsole {
-    /// "PASS ages (max diff 0)", "FAIL shifted: max channel diff 255, … → OUT/shifted/diff.png".
+    /// "PASS ages (max diff 0)", "FAIL shifted: max channel diff 255, … → OUT/shifted/diff.png; to accept: …".
     public static func line(_ r: GoldenCaseResult) -> String {
+        let accept = r.acceptCommand.map { "; to accept: \($0)" } ?? ""
         switch r.verdict {
         case .passed: return "PASS \(r.name) (\(r.message))"
-        case .failed: return "FAIL \(r.name): \(r.message)" + (r.diff.map { " → \($0)" } ?? "")
-        case .missing: return "MISSING \(r.name): \(r.message)" + (r.actual.map { " → \($0)" } ?? "")
+        case .failed: return "FAIL \(r.name): \(r.message)" + (r.diff.map { " → \($0)" } ?? "") + accept
+        case .missing: return "MISSING \(r.name): \(r.message)" + (r.actual.map { " → \($0)" } ?? "") + accept
         case .recorded: return "RECORDED \(r.name): \(r.message)"
-        case .noGoldenForDriver: return "NO GOLDEN \(r.name): \(r.message)"
+        case .noGoldenForDriver: return "NO GOLDEN \(r.name): \(r.message)" + accept
         case .error: return "ERROR \(r.name): \(r.message)"
+        case .flaky: return "FLAKY \(r.name): \(r.message)" + (r.diff.map { " → \($0)" } ?? "")
         }
     }
 
@@ -17,23 +19,27 @@ public enum GoldenConsole {
     public static func header(_ d: DriverIdentity, cases: Int, of total: Int, shard: Shard?, jobs: Int) -> String {
         var s = "driver: EGL platform \(d.platform), vendor \(d.vendor), renderer \(d.renderer); goldens named \"\(d.shortName)\"\n"
         s += "running \(cases) case\(cases == 1 ? "" : "s")"
-        if let shard { s += " of \(total) (shard \(shard))" }
+        if let shard { s += " of \(total) (shard \(shard))" } else if cases != total { s += " of \(total)" }
         s += " on \(jobs) renderer\(jobs == 1 ? "" : "s")"
         return s
     }
 
-    /// "N passed, M failed", plus ", S skipped (…)" when some cases were not compared.
+    /// "N passed, M failed", then ", F flaky", ", R recorded", ", S not run (other shards)"
+    /// where there are any. Recorded cases are neither passes nor skips: they say so.
     public static func summary(_ report: GoldenRunReport, notRun: Int = 0) -> String {
-        let failed = report.cases.filter(\.isFailure).count
-        let recorded = report.recorded
+        let failed = report.cases.filter { $0.isFailure && $0.verdict != .flaky }.count
         var s = "\(report.passed) passed, \(failed) failed"
-        let skipped = recorded + notRun
-        if skipped > 0 {
-            var why: [String] = []
-            if recorded > 0 { why.append("\(recorded) recorded") }
-            if notRun > 0 { why.append("\(notRun) in other shards") }
-            s += ", \(skipped) skipped (\(why.joined(separator: ", ")))"
-        }
+        if report.flaky > 0 { s += ", \(report.flaky) flaky" }
+        if report.recorded > 0 { s += ", \(report.recorded) recorded" }
+        if notRun > 0 { s += ", \(notRun) not run (in other shards, or left out by --filter)" }
         return s
+    }
+
+    /// One line a case whose configured tolerance was looser than it needed, with the tight value.
+    public static func staleTolerances(_ report: GoldenRunReport) -> [String] {
+        let stale = report.staleTolerances
+        guard !stale.isEmpty else { return [] }
+        return ["tolerances looser than this run needed (tighten them, or list several goldens):"]
+            + stale.map { "  \($0.name): configured \($0.tolerance.summary); tight: \($0.tightTolerance!)" }
     }
 }

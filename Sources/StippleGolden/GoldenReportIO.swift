@@ -13,12 +13,66 @@ extension GoldenRunReport {
         try AtomicFile.write([UInt8](try jsonData()), to: path)
     }
 
-    public static func load(path: String) throws -> GoldenRunReport {
+    /// Reads a `--json` report. Errors name the file and, through the located-JSON reader,
+    /// the line:column of the value that is wrong (or of the object missing a key).
+    public static func load(path: String) throws(InputError) -> GoldenRunReport {
         let bytes = try FileSystem.readBytes(path: path)
+        let root = try JSONParser.parse(bytes, file: path)
+        let reader = JSONReader(path: path)
         do {
             return try JSONDecoder().decode(GoldenRunReport.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            let (path, context): ([CodingKey], String) = {
+                switch error {
+                case let .typeMismatch(type, c): return (c.codingPath, "expected \(Self.kind(type)) for \(Self.name(c.codingPath))")
+                case let .valueNotFound(type, c): return (c.codingPath, "expected \(Self.kind(type)) for \(Self.name(c.codingPath)), found null")
+                case let .keyNotFound(key, c): return (c.codingPath, "missing \"\(key.stringValue)\" in \(Self.name(c.codingPath))")
+                case let .dataCorrupted(c): return (c.codingPath, "\(Self.name(c.codingPath)): \(c.debugDescription)")
+                @unknown default: return ([], "\(error)")
+                }
+            }()
+            throw reader.fail(Self.locate(path, in: root), "not a stipple test report (--json): \(context)")
         } catch {
             throw InputError(file: path, "not a stipple test report (--json): \(error)")
+        }
+    }
+
+    /// Where the value at `codingPath` starts (the deepest part of it that exists).
+    static func locate(_ codingPath: [CodingKey], in root: JSONValue) -> InputLocation {
+        var value = root
+        for key in codingPath {
+            switch value.kind {
+            case let .array(items):
+                guard let i = key.intValue, items.indices.contains(i) else { return value.location }
+                value = items[i]
+            case let .object(members):
+                guard let m = members.first(where: { $0.key == key.stringValue }) else { return value.location }
+                value = m.value
+            default: return value.location
+            }
+        }
+        return value.location
+    }
+
+    /// "cases[2].verdict".
+    static func name(_ codingPath: [CodingKey]) -> String {
+        var s = ""
+        for k in codingPath {
+            if let i = k.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + k.stringValue }
+        }
+        return s.isEmpty ? "the report" : s
+    }
+
+    static func kind(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Double.Type: return "a number"
+        case is Bool.Type: return "a boolean"
+        default:
+            let t = String(describing: type)
+            if t.hasPrefix("Array") { return "an array" }
+            if t.hasPrefix("Dictionary") { return "an object" }
+            return t
         }
     }
 
@@ -41,7 +95,8 @@ extension GoldenRunReport {
             }
         }
         cases.sort(by: caseOrder)
-        return GoldenRunReport(driver: first.report.driver, shard: nil, cases: cases)
+        return GoldenRunReport(driver: first.report.driver, shard: nil, cases: cases,
+                               goldenDirectory: first.report.goldenDirectory, outputDirectory: first.report.outputDirectory)
     }
 
     /// The order `GoldenSuite` lists cases in: script file name (bytes), then frame.

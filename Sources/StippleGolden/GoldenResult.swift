@@ -36,10 +36,13 @@ public struct GoldenCaseResult: Sendable, Equatable, Codable {
         case missing
         /// Written by --record (or on a first run outside CI).
         case recorded
-        /// Point goldens exist for other drivers but not this one (SPEC §7): said plainly.
+        /// Point goldens exist for other drivers but not this one (docs/reference.md §7): said plainly.
         case noGoldenForDriver = "no-golden-for-driver"
         /// The script or a file could not be read, or rendering failed.
         case error
+        /// The image failed, and a second render of the case differed from the first: a
+        /// determinism bug, reported apart from `failed` and never recorded.
+        case flaky
     }
 
     /// "NAME" or "NAME@frame-NNNN".
@@ -59,8 +62,21 @@ public struct GoldenCaseResult: Sendable, Equatable, Codable {
     /// The driver the golden was made with, when known.
     public var goldenDriver: String?
     public var seconds: Double
+    /// The golden in the golden folder this case was decided by (the one it matched, or
+    /// the closest it failed), or the one a record or an accept would write.
+    public var goldenPath: String?
+    /// How to accept this case's image as its golden (failed, missing, no golden for driver).
+    public var acceptCommand: String?
+    /// For `flaky`: the second render, and the figures of render 1 against render 2.
+    public var secondActual: String?
+    public var renderDifference: ComparisonFigures?
+    /// Set when the case passed with a configured tolerance looser than it needed: the
+    /// tightest one it would have passed with, e.g. "K 3, or P 0 at the configured threshold".
+    public var tightTolerance: String?
 
-    public var isFailure: Bool { verdict == .failed || verdict == .error || verdict == .missing || verdict == .noGoldenForDriver }
+    public var isFailure: Bool {
+        verdict == .failed || verdict == .error || verdict == .missing || verdict == .noGoldenForDriver || verdict == .flaky
+    }
 
     public init(name: String, script: String, frame: Int, primitive: String, verdict: Verdict, message: String,
                 golden: String? = nil, actual: String? = nil, diff: String? = nil, comparison: ComparisonFigures? = nil,
@@ -85,19 +101,27 @@ public struct ComparisonFigures: Sendable, Equatable, Codable {
     public var pixelsAntialiased: Int = 0
     /// Pixels left out by ignored regions or the mask.
     public var pixelsIgnored: Int = 0
+    /// The pixel of the largest difference (first in row-major order), when any differs.
+    public var worstX: Int?
+    public var worstY: Int?
     public var summary: String
+
+    /// The figures of `c`, P as the comparison's tolerance gives it.
+    public init(_ c: ImageComparison) { self.init(c, allowed: c.allowedPixels) }
 
     public init(_ c: ImageComparison, allowed: Int) {
         expectedWidth = c.expectedSize.width; expectedHeight = c.expectedSize.height
         actualWidth = c.actualSize.width; actualHeight = c.actualSize.height
         maxChannelDifference = c.maxChannelDifference; pixelsDiffering = c.pixelsDiffering
         pixelsOverTolerance = c.pixelsOverTolerance; pixelsAllowed = allowed; totalPixels = c.totalPixels
+        pixelsAntialiased = c.pixelsAntialiased; pixelsIgnored = c.pixelsIgnored
+        worstX = c.worstPixel?.x; worstY = c.worstPixel?.y
         summary = c.summary
     }
 
     enum CodingKeys: String, CodingKey {
         case expectedWidth, expectedHeight, actualWidth, actualHeight, maxChannelDifference, pixelsDiffering
-        case pixelsOverTolerance, pixelsAllowed, totalPixels, pixelsAntialiased, pixelsIgnored, summary
+        case pixelsOverTolerance, pixelsAllowed, totalPixels, pixelsAntialiased, pixelsIgnored, worstX, worstY, summary
     }
 
     /// Reports written before the anti-aliasing and ignored counts existed still decode.
@@ -114,6 +138,8 @@ public struct ComparisonFigures: Sendable, Equatable, Codable {
         totalPixels = try c.decode(Int.self, forKey: .totalPixels)
         pixelsAntialiased = try c.decodeIfPresent(Int.self, forKey: .pixelsAntialiased) ?? 0
         pixelsIgnored = try c.decodeIfPresent(Int.self, forKey: .pixelsIgnored) ?? 0
+        worstX = try c.decodeIfPresent(Int.self, forKey: .worstX)
+        worstY = try c.decodeIfPresent(Int.self, forKey: .worstY)
         summary = try c.decode(String.self, forKey: .summary)
     }
 }
@@ -124,12 +150,21 @@ public struct GoldenRunReport: Sendable, Equatable, Codable {
     /// "K/N" when this run was one shard.
     public var shard: String?
     public var cases: [GoldenCaseResult]
+    /// The golden folder and the output folder of the run, as given: `--accept` finds the
+    /// goldens to write and the actual images with them.
+    public var goldenDirectory: String?
+    public var outputDirectory: String?
 
-    public init(driver: DriverIdentity, shard: String? = nil, cases: [GoldenCaseResult]) {
+    public init(driver: DriverIdentity, shard: String? = nil, cases: [GoldenCaseResult],
+                goldenDirectory: String? = nil, outputDirectory: String? = nil) {
         self.driver = driver; self.shard = shard; self.cases = cases
+        self.goldenDirectory = goldenDirectory; self.outputDirectory = outputDirectory
     }
 
     public var failures: [GoldenCaseResult] { cases.filter(\.isFailure) }
     public var passed: Int { cases.filter { $0.verdict == .passed }.count }
     public var recorded: Int { cases.filter { $0.verdict == .recorded }.count }
+    public var flaky: Int { cases.filter { $0.verdict == .flaky }.count }
+    /// Cases that passed with a configured tolerance looser than they needed.
+    public var staleTolerances: [GoldenCaseResult] { cases.filter { $0.tightTolerance != nil } }
 }

@@ -9,16 +9,23 @@ public struct GoldenRunner: Sendable {
         public var goldenDirectory: String
         public var outputDirectory: String
         public var jobs: Int
-        public var record: Bool
+        /// When goldens are written; nil: `missing`, or `never` when `isCI`.
+        public var record: GoldenRecordMode?
         public var keepDiffs: Bool
         public var isCI: Bool
         public var platform: EGLPlatform
+        /// How to accept one failing case (see `GoldenCheck.acceptCommand`).
+        public var acceptCommand: (@Sendable (GoldenCaseResult) -> String?)?
 
-        public init(goldenDirectory: String, outputDirectory: String, jobs: Int = 1, record: Bool = false,
-                    keepDiffs: Bool = false, isCI: Bool = false, platform: EGLPlatform = .automatic) {
+        public init(goldenDirectory: String, outputDirectory: String, jobs: Int = 1, record: GoldenRecordMode? = nil,
+                    keepDiffs: Bool = false, isCI: Bool = false, platform: EGLPlatform = .automatic,
+                    acceptCommand: (@Sendable (GoldenCaseResult) -> String?)? = nil) {
             self.goldenDirectory = goldenDirectory; self.outputDirectory = outputDirectory; self.jobs = jobs
             self.record = record; self.keepDiffs = keepDiffs; self.isCI = isCI; self.platform = platform
+            self.acceptCommand = acceptCommand
         }
+
+        public var recordMode: GoldenRecordMode { record ?? .default(isCI: isCI) }
     }
 
     public var options: Options
@@ -36,8 +43,8 @@ public struct GoldenRunner: Sendable {
         let driver = DriverIdentity(renderers[0].info)
         started?(driver)
         let check = GoldenCheck(store: GoldenStore(directory: options.goldenDirectory),
-                                outputDirectory: options.outputDirectory, driver: driver, record: options.record,
-                                isCI: options.isCI, keepDiffs: options.keepDiffs)
+                                outputDirectory: options.outputDirectory, driver: driver, record: options.recordMode,
+                                keepDiffs: options.keepDiffs, acceptCommand: options.acceptCommand)
         let queue = CaseQueue(count: cases.count)
         let collector = OrderedCollector(count: cases.count, emit: progress)
         await withTaskGroup(of: Void.self) { group in
@@ -53,7 +60,8 @@ public struct GoldenRunner: Sendable {
         // Ended here, off the render threads, so that no renderer's last release lands on its own
         // thread (which cannot wait for itself) and its teardown races the process's exit.
         for r in renderers { r.shutDown() }
-        return GoldenRunReport(driver: driver, shard: shard?.description, cases: await collector.results())
+        return GoldenRunReport(driver: driver, shard: shard?.description, cases: await collector.results(),
+                               goldenDirectory: options.goldenDirectory, outputDirectory: options.outputDirectory)
     }
 
     /// Loads, renders and checks one case. Loading and comparing happen off the render thread,
@@ -62,8 +70,9 @@ public struct GoldenRunner: Sendable {
         let started = Date()
         do {
             let scene = try Scene.load(path: c.scriptPath)
-            let image = try await renderer.render(scene, frame: c.frame, primitive: c.primitive)
-            return check.check(c, image: image, started: started)
+            return await check.check(c, started: started) {
+                try await renderer.render(scene, frame: c.frame, primitive: c.primitive)
+            }
         } catch {
             return GoldenCaseResult(name: c.name, script: c.scriptPath, frame: c.frame, primitive: c.primitive.rawValue,
                                     verdict: .error, message: "\(error)",

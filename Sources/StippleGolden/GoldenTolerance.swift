@@ -1,4 +1,5 @@
 import Stipple
+import Foundation
 /// How far an image may stray from its golden and still pass (the WPT `fuzzy` idea):
 /// at most `maxPixels` pixels may differ by more than `maxChannelDifference` in any
 /// premultiplied channel. Optionally perceptual (YIQ distance, as pixelmatch), with
@@ -19,7 +20,7 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
     public var ignoreRegions: [Region]
     /// A mask PNG (white: compare; black or transparent: ignore), relative to the folder of
     /// the script or settings file that names it. Pixels beyond the mask's size are compared.
-    /// Load it with `loadMask(relativeTo:)` and pass it to `GoldenComparison.compare`.
+    /// Load it with `loadMask(relativeTo:)` and pass it to `ImageComparison.compare`.
     public var maskPath: String?
 
     public struct Region: Sendable, Equatable, Codable {
@@ -44,16 +45,50 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
         return try PNGFile.read(path: path).image
     }
 
-    /// Bit for bit: the same driver must reproduce its own goldens exactly (SPEC §7).
+    /// Bit for bit: the same driver must reproduce its own goldens exactly (docs/reference.md §7).
     public static let exact = GoldenTolerance()
 
-    /// Across drivers for quads (SPEC §7): K = 8, P = 0.1 % of the canvas + 32 pixels,
+    /// Across drivers for quads (docs/reference.md §7): K = 8, P = 0.1 % of the canvas + 32 pixels,
     /// measured between llvmpipe and softpipe on the fixtures (see README).
     public static let crossDriver = GoldenTolerance(maxChannelDifference: 8, maxPixels: 32, maxPixelsPercent: 0.1)
 
     /// Pixels allowed beyond K for an image of `total` pixels.
     public func allowedPixels(of total: Int) -> Int {
         maxPixels + Int((Double(total) * maxPixelsPercent / 100).rounded(.down))
+    }
+
+    /// P as written on the command line and in `stipple-test.json`: a count ("32") or a
+    /// share of the image's pixels ("0.1%", 0…100). The one parser of "P or P%".
+    public enum PixelLimit: Sendable, Equatable {
+        case count(Int)
+        case percent(Double)
+
+        /// nil when `text` is neither a whole count ≥ 0 nor a share from 0 to 100 followed by "%".
+        public init?(_ text: String) {
+            let t = text.trimmingCharacters(in: .whitespaces)
+            if t.hasSuffix("%") {
+                guard let p = Double(t.dropLast().trimmingCharacters(in: .whitespaces)), p >= 0, p <= 100 else { return nil }
+                self = .percent(p)
+            } else {
+                guard let n = Int(t), n >= 0 else { return nil }
+                self = .count(n)
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case let .count(n): return String(n)
+            case let .percent(p): return "\(p)%"
+            }
+        }
+    }
+
+    /// Sets P from a `PixelLimit` (the other form goes to 0).
+    public mutating func setMaxPixels(_ limit: PixelLimit) {
+        switch limit {
+        case let .count(n): maxPixels = n; maxPixelsPercent = 0
+        case let .percent(p): maxPixels = 0; maxPixelsPercent = p
+        }
     }
 
     /// "K 8, P 32 + 0.1 %", for reports.

@@ -7,8 +7,11 @@ import Foundation
 ///
 /// Failures come first. Each case shows its verdict, message, figures, tolerance and the
 /// drivers that drew the image and its golden; failures (and cases whose diff was kept)
-/// show expected | actual | diff, then a stage where a slider reveals actual over expected
-/// and a button (or a click on the stage) flips between the two.
+/// show the golden's path and the exact command that accepts the new image, expected |
+/// actual | diff, a zoom on the pixel of the largest difference, then a stage where a
+/// slider reveals actual over expected and a button (or a click on the stage) flips between
+/// the two. Flaky cases show both renders and their difference; cases whose configured
+/// tolerance was looser than needed say so, with the tight value.
 public enum HTMLReport {
     public static func write(report: GoldenRunReport, to directory: String) throws {
         try write(report: report, to: directory, imagesRelativeTo: nil)
@@ -29,14 +32,14 @@ public enum HTMLReport {
             // Copy what the case shows; a file that is gone is named rather than failing the report.
             var shown: [Role: Shown] = [:]
             if c.isFailure || c.diff != nil {
-                for (role, path) in [(Role.expected, c.golden), (.actual, c.actual), (.diff, c.diff)] {
+                for (role, path) in [(Role.expected, c.golden), (.actual, c.actual), (.secondActual, c.secondActual), (.diff, c.diff)] {
                     guard let path else { continue }
                     let source = resolve(path, base)
                     let name = "\(index + 1)-\(role.rawValue).png"
                     let target = images.appendingPathComponent(name)
                     try? fm.removeItem(at: target)
                     if (try? fm.copyItem(at: source, to: target)) != nil {
-                        shown[role] = Shown(src: "images/" + name, width: pngWidth(target))
+                        shown[role] = Shown(src: "images/" + name, width: pngWidth(target), file: target.path)
                     } else {
                         shown[role] = Shown(src: nil, width: nil, missingPath: path)
                     }
@@ -48,12 +51,18 @@ public enum HTMLReport {
         try AtomicFile.write(Array(page.utf8), to: URL(fileURLWithPath: directory).appendingPathComponent("index.html").path)
     }
 
-    enum Role: String { case expected, actual, diff }
+    enum Role: String { case expected, actual, secondActual = "actual-2", diff }
 
     struct Shown {
         var src: String?
         var width: Int?
         var missingPath: String?
+        /// The copy on disk, for the zoom's pixel values.
+        var file: String?
+
+        init(src: String?, width: Int?, missingPath: String? = nil, file: String? = nil) {
+            self.src = src; self.width = width; self.missingPath = missingPath; self.file = file
+        }
     }
 
     /// The width from a PNG's header (bytes 16…19 of IHDR), without decoding it.

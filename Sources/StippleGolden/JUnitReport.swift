@@ -3,11 +3,13 @@ import Foundation
 
 /// A `stipple test` report as JUnit XML, for CI systems: one testsuite (the test folder),
 /// one testcase per case. Failed, missing and no-golden-for-driver cases are failures,
-/// unreadable scripts errors, recorded cases skipped (nothing was compared).
+/// unreadable scripts errors, recorded cases skipped (nothing was compared). Flaky cases
+/// are failures of type "flaky" (apart from "failed"), counted in the `flaky` property,
+/// with both renders named.
 public enum JUnitReport {
     public static func xml(_ report: GoldenRunReport, suiteName: String? = nil) -> String {
         let name = suiteName ?? defaultSuiteName(report)
-        let failures = report.cases.filter { [.failed, .missing, .noGoldenForDriver].contains($0.verdict) }.count
+        let failures = report.cases.filter { [.failed, .missing, .noGoldenForDriver, .flaky].contains($0.verdict) }.count
         let errors = report.cases.filter { $0.verdict == .error }.count
         let skipped = report.cases.filter { $0.verdict == .recorded }.count
         let time = report.cases.reduce(0) { $0 + $1.seconds }
@@ -18,11 +20,12 @@ public enum JUnitReport {
         var properties = [("egl.platform", report.driver.platform), ("gl.vendor", report.driver.vendor),
                           ("gl.renderer", report.driver.renderer), ("driver", report.driver.shortName)]
         if let shard = report.shard { properties.append(("shard", shard)) }
+        if report.flaky > 0 { properties.append(("flaky", String(report.flaky))) }
         for (k, v) in properties { x += "      <property name=\(attr(k)) value=\(attr(v))/>\n" }
         x += "    </properties>\n"
         for c in report.cases {
             x += "    <testcase classname=\(attr(name)) name=\(attr(c.name)) time=\"\(seconds(c.seconds))\""
-            let paths = [("expected", c.golden), ("actual", c.actual), ("diff", c.diff)]
+            let paths = [("expected", c.golden), ("actual", c.actual), ("actual, second render", c.secondActual), ("diff", c.diff)]
                 .compactMap { k, v in v.map { "\(k): \($0)" } }.joined(separator: "\n")
             switch c.verdict {
             case .passed:
@@ -31,8 +34,9 @@ public enum JUnitReport {
                 x += ">\n      <skipped message=\(attr(c.message))/>\n    </testcase>\n"
             case .error:
                 x += ">\n      <error message=\(attr(c.message)) type=\"error\">\(text(paths))</error>\n    </testcase>\n"
-            case .failed, .missing, .noGoldenForDriver:
-                let body = [c.message, "driver: \(c.driver.renderer) (\(c.driver.platform))", paths]
+            case .failed, .missing, .noGoldenForDriver, .flaky:
+                let body = [c.message, "driver: \(c.driver.renderer) (\(c.driver.platform))", paths,
+                            c.acceptCommand.map { "to accept: \($0)" } ?? ""]
                     .filter { !$0.isEmpty }.joined(separator: "\n")
                 x += ">\n      <failure message=\(attr(c.message)) type=\(attr(c.verdict.rawValue))>\(text(body))</failure>\n    </testcase>\n"
             }

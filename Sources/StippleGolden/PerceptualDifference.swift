@@ -2,7 +2,7 @@ import Stipple
 /// pixelmatch's perceptual colour distance and anti-aliasing detector (mapbox/pixelmatch,
 /// after Kotsarenko & Ramos 2010 and Vyšniauskas 2009), written for Stipple's images.
 ///
-/// Pixels are taken premultiplied (SPEC §7) and composited over white: channel c with
+/// Pixels are taken premultiplied (docs/reference.md §7) and composited over white: channel c with
 /// alpha a becomes premul(c) + 255 - a, which is pixelmatch's `255 + (c - 255) * a/255`
 /// up to the 8-bit rounding of the premultiplied value. So a nearly transparent pixel's
 /// straight colour, which is noise, cannot swing the distance.

@@ -1,6 +1,6 @@
 import Stipple
-/// What a golden check decided for each pixel of two images of the same size: the one
-/// pass behind `GoldenComparison`'s figures and its diff image.
+/// What the comparison decided for each pixel of the top-left overlap of two images: the
+/// one pass behind `ImageComparison`'s figures and its diff image.
 struct PixelClassification {
     enum Kind: UInt8 {
         /// Identical premultiplied.
@@ -15,8 +15,9 @@ struct PixelClassification {
         case ignored
     }
 
+    /// The overlap's size.
     let width: Int, height: Int
-    /// One `Kind` a pixel, row-major.
+    /// One `Kind` a pixel of the overlap, row-major.
     var kinds: [UInt8]
     var maxChannelDifference = 0
     var worstPixel: ImageComparison.Pixel?
@@ -24,49 +25,101 @@ struct PixelClassification {
     var pixelsOver = 0
     var pixelsAntialiased = 0
     var pixelsIgnored = 0
+    /// Pixels held against P by their channel difference (index 0…255), for the tight K.
+    var channelHistogram = [Int](repeating: 0, count: 256)
+    /// Differing pixels by the perceptual threshold they need, in thousandths (0…1000).
+    var perceptualHistogram: [Int] = []
 
-    /// Classifies `actual` against `expected` (same size) under `tolerance`; `ignore`, when
-    /// given, is one flag a pixel (see `IgnoreMap`).
+    /// Classifies the overlap of `actual` and `expected` under `tolerance`; `ignore`, when
+    /// given, is one flag a pixel of the overlap (see `IgnoreMap`). Anti-aliasing is only
+    /// looked for when the sizes match (otherwise the verdict is "fail" anyway).
     static func classify(expected: Image, actual: Image, tolerance: GoldenTolerance, ignore: [Bool]?) -> PixelClassification {
-        precondition(expected.width == actual.width && expected.height == actual.height,
-                     "PixelClassification: sizes differ")
-        let w = expected.width, h = expected.height
-        var kindsOut = [UInt8](repeating: 0, count: w * h)
-        guard w > 0, h > 0 else { return PixelClassification(width: w, height: h, kinds: kindsOut) }
+        let w = min(expected.width, actual.width), h = min(expected.height, actual.height)
+        let ew = expected.width, aw = actual.width
+        var kindsOut = [UInt8](repeating: 0, count: max(0, w * h))
+        guard w > 0, h > 0 else { return PixelClassification(width: max(0, w), height: max(0, h), kinds: kindsOut) }
         // Counters kept in locals: the closures below must not touch a struct whose array they borrow.
         var maxDiff = 0, worst: ImageComparison.Pixel?, differing = 0, over = 0, aa = 0, ignored = 0
+        var hist = [Int](repeating: 0, count: 256)
+        var phist = [Int](repeating: 0, count: tolerance.perceptualThreshold == nil ? 0 : 1001)
         let e = PerceptualDifference.premultipliedWords(expected)
         let a = PerceptualDifference.premultipliedWords(actual)
         let k = UInt32(max(0, tolerance.maxChannelDifference))
         let limit = tolerance.perceptualThreshold.map(PerceptualDifference.deltaLimit(threshold:))
-        let checkAA = tolerance.ignoreAntialiasing
+        let checkAA = tolerance.ignoreAntialiasing && expected.width == actual.width && expected.height == actual.height
         e.withUnsafeBufferPointer { e in
             a.withUnsafeBufferPointer { a in
                 kindsOut.withUnsafeMutableBufferPointer { kinds in
-                    for i in 0..<(w * h) {
-                        if let ignore, ignore[i] {
-                            kinds[i] = Kind.ignored.rawValue; ignored += 1; continue
-                        }
-                        let p = e[i], q = a[i]
-                        if p == q { continue }
-                        let d = channelDifference(p, q)
-                        differing += 1
-                        if d > maxDiff { maxDiff = d; worst = .init(x: i % w, y: i / w) }
-                        let isOver = limit.map { PerceptualDifference.delta(p, q) > $0 } ?? (UInt32(d) > k)
-                        if !isOver {
-                            kinds[i] = Kind.within.rawValue
-                        } else if checkAA && (PerceptualDifference.isAntialiased(e, a, x: i % w, y: i / w, width: w, height: h)
-                                              || PerceptualDifference.isAntialiased(a, e, x: i % w, y: i / w, width: w, height: h)) {
-                            kinds[i] = Kind.antialiased.rawValue; aa += 1
-                        } else {
-                            kinds[i] = Kind.over.rawValue; over += 1
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let i = y * w + x
+                            if let ignore, ignore[i] {
+                                kinds[i] = Kind.ignored.rawValue; ignored += 1; continue
+                            }
+                            let p = e[y * ew + x], q = a[y * aw + x]
+                            if p == q { continue }
+                            let d = channelDifference(p, q)
+                            differing += 1
+                            if d > maxDiff { maxDiff = d; worst = .init(x: x, y: y) }
+                            var isOver = UInt32(d) > k
+                            if let limit {
+                                let delta = PerceptualDifference.delta(p, q)
+                                isOver = delta > limit
+                                let t = (delta / PerceptualDifference.maxDelta).squareRoot() * 1000
+                                phist[min(1000, Int(t.rounded(.up)))] += 1
+                            }
+                            if !isOver {
+                                kinds[i] = Kind.within.rawValue; hist[d] += 1
+                            } else if checkAA && (PerceptualDifference.isAntialiased(e, a, x: x, y: y, width: w, height: h)
+                                                  || PerceptualDifference.isAntialiased(a, e, x: x, y: y, width: w, height: h)) {
+                                kinds[i] = Kind.antialiased.rawValue; aa += 1
+                            } else {
+                                kinds[i] = Kind.over.rawValue; over += 1; hist[d] += 1
+                            }
                         }
                     }
                 }
             }
         }
         return PixelClassification(width: w, height: h, kinds: kindsOut, maxChannelDifference: maxDiff, worstPixel: worst,
-                                   pixelsDiffering: differing, pixelsOver: over, pixelsAntialiased: aa, pixelsIgnored: ignored)
+                                   pixelsDiffering: differing, pixelsOver: over, pixelsAntialiased: aa, pixelsIgnored: ignored,
+                                   channelHistogram: hist, perceptualHistogram: phist)
+    }
+
+    /// Counts the pixels that exist in one image only, in the `union` of the two: each
+    /// maximally different and over any tolerance; the worst pixel becomes the first of
+    /// them (row-major) unless an earlier one already differs by 255.
+    mutating func addMissing(union: ImageComparison.Size) {
+        let missing = union.pixelCount - width * height
+        guard missing > 0 else { return }
+        pixelsDiffering += missing; pixelsOver += missing
+        let firstMissing = width < union.width && height > 0 ? ImageComparison.Pixel(x: width, y: 0)
+            : ImageComparison.Pixel(x: 0, y: height)
+        if maxChannelDifference < 255 {
+            maxChannelDifference = 255; worstPixel = firstMissing
+        } else if let w = worstPixel, firstMissing.y * union.width + firstMissing.x < w.y * union.width + w.x {
+            worstPixel = firstMissing
+        }
+    }
+
+    /// The smallest K with at most `allowed` pixels beyond it.
+    func neededChannelDifference(allowed: Int) -> Int {
+        var beyond = 0
+        for d in stride(from: 255, through: 0, by: -1) {
+            if beyond + channelHistogram[d] > allowed { return d }
+            beyond += channelHistogram[d]
+        }
+        return 0
+    }
+
+    /// The smallest perceptual threshold (to 0.001) with at most `allowed` pixels beyond it.
+    func neededPerceptualThreshold(allowed: Int) -> Double {
+        var beyond = 0
+        for t in stride(from: perceptualHistogram.count - 1, through: 0, by: -1) {
+            if beyond + perceptualHistogram[t] > allowed { return Double(t) / 1000 }
+            beyond += perceptualHistogram[t]
+        }
+        return 0
     }
 
     /// Largest |difference| over the four channels of two packed premultiplied pixels.

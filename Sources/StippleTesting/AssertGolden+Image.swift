@@ -3,7 +3,7 @@ import Stipple
 import StippleGolden
 
 /// As `assertGolden(script:)`, for an image you made yourself (a session's frame, a
-/// composite): it is checked against `__Goldens__/NAME.DRIVER.PRIMITIVE.png` beside the test.
+/// composite): named and recorded as `assertGolden(script:)` names and records its goldens.
 /// `primitive` only names the golden (say which one drew the image).
 ///
 /// ```swift
@@ -12,7 +12,7 @@ import StippleGolden
 /// ```
 @discardableResult
 public func assertGolden(of image: Image, named name: String? = nil, primitive: Primitive = .points,
-                         tolerance: GoldenTolerance? = nil, ignore: [GoldenTolerance.Region] = [], record: Bool = false,
+                         tolerance: GoldenTolerance? = nil, ignore: [GoldenTolerance.Region] = [], record: GoldenRecordMode? = nil,
                          fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
                          line: UInt = #line, column: UInt = #column) async -> GoldenCaseResult? {
     let at = GoldenAssertion.Site(fileID: fileID, file: file, function: function, line: line, column: column)
@@ -23,7 +23,7 @@ public func assertGolden(of image: Image, named name: String? = nil, primitive: 
 /// A live canvas's current frame (`canvas.render()`), checked as above.
 @discardableResult
 public func assertGolden(of canvas: LiveCanvas, named name: String? = nil, tolerance: GoldenTolerance? = nil,
-                         ignore: [GoldenTolerance.Region] = [], record: Bool = false,
+                         ignore: [GoldenTolerance.Region] = [], record: GoldenRecordMode? = nil,
                          fileID: String = #fileID, file: StaticString = #filePath, function: String = #function,
                          line: UInt = #line, column: UInt = #column) async -> GoldenCaseResult? {
     let at = GoldenAssertion.Site(fileID: fileID, file: file, function: function, line: line, column: column)

@@ -3,12 +3,12 @@ import XCTest
 @testable import StippleGolden
 
 /// Every fixture on two drivers: llvmpipe (this process) against softpipe (`stipple render`
-/// run as a child with GALLIUM_DRIVER=softpipe), compared premultiplied (SPEC §7).
+/// run as a child with GALLIUM_DRIVER=softpipe), compared premultiplied (docs/reference.md §7).
 ///
 /// Asserted with quads, whose placement is exact on every driver: K = 8 per channel, and
 /// at most 0.1 % of the canvas + 32 pixels beyond it. Point sprites are only measured and
 /// printed: softpipe shifts points by 1/8 px (PLATFORM.md), so no sane tolerance spans
-/// the drivers for hard-edged brushes (SPEC §7).
+/// the drivers for hard-edged brushes (docs/reference.md §7).
 ///
 /// One fixture has its own K, with the reason: `overlap` piles 4000 stamps of alpha
 /// ≤ 0.05; llvmpipe rounds to 8 bits at every blend, softpipe blends in float and rounds

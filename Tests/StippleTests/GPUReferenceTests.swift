@@ -2,11 +2,11 @@ import XCTest
 @testable import Stipple
 @testable import StippleGolden
 
-/// What the GPU draws against the independent CPU implementation of SPEC §3–§4, on random
+/// What the GPU draws against the independent CPU implementation of docs/reference.md §3–§4, on random
 /// stamps. The tolerance: K = 3 per premultiplied channel (8-bit rounding at each blend,
 /// bilinear weights at 8 bits of sub-texel precision in llvmpipe), and at most 0.5 % of
 /// pixels beyond it (pixel centres within 1/512 px of a stamp's edge, which the driver
-/// decides, SPEC §4).
+/// decides, docs/reference.md §4).
 final class GPUReferenceTests: XCTestCase {
     static let k = 3
     static let maxShare = 0.005

@@ -33,14 +33,16 @@ final class GoldenAssertXCTests: XCTestCase {
     }
 
     @Test func aShiftedStampIsAnIssueWithItsImages() async throws {
-        // Make sure the golden exists first (recorded on a first run), then shift by 1 px.
-        _ = await assertGolden(stamps: Self.stamps(x: 30), canvas: Self.canvas, named: "swift-testing-stamp", primitive: .quads)
+        // swift-testing-shifted's golden is a copy of swift-testing-stamp's: x 30, shifted here by 1 px.
+        // (Checking swift-testing-stamp a second time would be a duplicate: an error of its own.)
         var result: GoldenCaseResult?
         await withKnownIssue {
-            result = await assertGolden(stamps: Self.stamps(x: 31), canvas: Self.canvas, named: "swift-testing-stamp",
-                                        primitive: .quads)
+            result = await assertGolden(stamps: Self.stamps(x: 31), canvas: Self.canvas, named: "swift-testing-shifted",
+                                        primitive: .quads, record: .never)
         }
         #expect(result?.verdict == .failed)
         #expect(result?.diff.map { FileManager.default.fileExists(atPath: $0) } == true)
+        #expect(result?.acceptCommand?.contains("STIPPLE_RECORD=failed STIPPLE_RECORD_FILTER='swift-testing-shifted'") == true)
+        #expect(result?.acceptCommand?.hasPrefix("cp ") == true)
     }
 }

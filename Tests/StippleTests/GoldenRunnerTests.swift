@@ -13,7 +13,7 @@ final class GoldenRunnerTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("driver: EGL platform"), run.stdout)
         XCTAssertEqual(GoldenTestFolder.line(run, "RECORDED missing"),
                        "RECORDED missing: recorded (no golden existed) → \(f.golden.path)/missing.\(try f.recordedDriver()).points.png")
-        XCTAssertEqual(GoldenTestFolder.lines(run).last, "0 passed, 0 failed, 5 skipped (5 recorded)")
+        XCTAssertEqual(GoldenTestFolder.lines(run).last, "0 passed, 0 failed, 5 recorded")
         let driver = try f.recordedDriver()
 
         run = try f.test()
@@ -29,7 +29,9 @@ final class GoldenRunnerTests: XCTestCase {
         for name in ["colour", "shifted", "flipped"] {
             let line = try XCTUnwrap(GoldenTestFolder.line(run, "FAIL \(name): "), run.stdout)
             XCTAssertTrue(line.contains("max channel diff"), line)
-            XCTAssertTrue(line.hasSuffix("→ \(f.output.path)/\(name)/diff.png"), line)
+            XCTAssertTrue(line.contains("→ \(f.output.path)/\(name)/diff.png; "), line)
+            // Every FAIL line says how to accept this one case.
+            XCTAssertTrue(line.hasSuffix("; to accept: stipple test \(f.scripts.path) --filter \(name) --record failed"), line)
             for image in ["expected", "actual", "diff"] {
                 let path = f.output.appendingPathComponent("\(name)/\(image).png").path
                 XCTAssertNoThrow(try PNGFile.read(path: path), "\(name): \(image).png")
@@ -37,6 +39,7 @@ final class GoldenRunnerTests: XCTestCase {
         }
         let missing = try XCTUnwrap(GoldenTestFolder.line(run, "MISSING missing: "), run.stdout)
         XCTAssertTrue(missing.contains("CI=true"), missing)
+        XCTAssertTrue(missing.hasSuffix("; to accept: stipple test \(f.scripts.path) --filter missing --record failed"), missing)
         XCTAssertFalse(FileManager.default.fileExists(atPath: f.golden.appendingPathComponent("missing.\(driver).points.png").path),
                        "CI records nothing")
         XCTAssertEqual(GoldenTestFolder.lines(run).last, "1 passed, 4 failed")
@@ -61,7 +64,7 @@ final class GoldenRunnerTests: XCTestCase {
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(GoldenTestFolder.line(run, "RECORDED missing"),
                        "RECORDED missing: recorded (no golden existed) → \(f.golden.path)/missing.\(driver).points.png")
-        XCTAssertEqual(GoldenTestFolder.lines(run).last, "1 passed, 3 failed, 1 skipped (1 recorded)")
+        XCTAssertEqual(GoldenTestFolder.lines(run).last, "1 passed, 3 failed, 1 recorded")
         XCTAssertTrue(FileManager.default.fileExists(atPath: f.output.appendingPathComponent("pass/diff.png").path),
                       "--keep-diffs keeps a passing case's images")
 
@@ -106,7 +109,8 @@ final class GoldenRunnerTests: XCTestCase {
         var run = try f.test()
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(GoldenTestFolder.line(run, "NO GOLDEN pass"),
-                       "NO GOLDEN pass: no points golden for \(me); goldens exist for \(other); run with --record to add \(me)'s")
+                       "NO GOLDEN pass: no points golden for \(me); goldens exist for \(other); "
+                       + "to accept: stipple test \(f.scripts.path) --filter pass --record failed")
         // Quads are placed exactly on every driver: the other driver's golden stands in.
         run = try f.test(["--primitive", "quads"])
         XCTAssertEqual(run.status, 0, run.stdout)

@@ -3,12 +3,12 @@ import XCTest
 @testable import StippleGolden
 
 /// Every fixture script (Fixtures/scripts/*.json) against its golden image, and the
-/// determinism SPEC §7 promises: the same script on the same driver gives the same bytes,
+/// determinism docs/reference.md §7 promises: the same script on the same driver gives the same bytes,
 /// run after run, in any renderer, on any thread.
 ///
 /// Goldens are recorded on llvmpipe with point sprites (`make goldens`):
 /// Fixtures/golden/NAME.llvmpipe.points.png. On llvmpipe the check is bit-identical,
-/// K = 0 and P = 0: SPEC §7 allows a tolerance across drivers, never within one, and
+/// K = 0 and P = 0: docs/reference.md §7 allows a tolerance across drivers, never within one, and
 /// llvmpipe is deterministic (also across thread counts, PLATFORM.md). On any other
 /// driver there is no golden to compare with, and the golden check is skipped.
 ///
@@ -28,7 +28,7 @@ final class GoldenTests: XCTestCase {
         let suite = try GoldenSuite.discover(directory: GoldenFixtures.scriptsFolder.path)
         let output = GoldenFixtures.failuresFolder.path
         let runner = GoldenRunner(options: .init(goldenDirectory: GoldenFixtures.goldenFolder.path, outputDirectory: output,
-                                                 jobs: 2, record: false, keepDiffs: false, isCI: true))
+                                                 jobs: 2, record: .never, keepDiffs: false, isCI: true))
         let report = try await runner.run(suite.cases)
         XCTAssertGreaterThanOrEqual(report.cases.count, 20)
         let failures = report.cases.filter { $0.verdict != .passed }.map { c in

@@ -18,7 +18,7 @@ final class HTMLReportTests: XCTestCase {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let expected = solid(64, 48, Self.teal), actual = solid(64, 48, Self.magenta)
         let tolerance = GoldenTolerance.crossDriver
-        let (g, diff) = GoldenComparison.compareWithDiff(expected: expected, actual: actual, tolerance: tolerance)
+        let (g, diff) = ImageComparison.compareWithDiff(expected: expected, actual: actual, tolerance: tolerance)
         try PNGFile.write(expected, to: work.appendingPathComponent("fail.png").path)
         try PNGFile.write(actual, to: work.appendingPathComponent("fail.actual.png").path)
         try PNGFile.write(diff, to: work.appendingPathComponent("fail.diff.png").path)
@@ -32,7 +32,7 @@ final class HTMLReportTests: XCTestCase {
                                     tolerance: tolerance, driver: llvmpipe, goldenDriver: "llvmpipe", seconds: 0.012)
         let fail = GoldenCaseResult(name: Self.failingName, script: "fail.json", frame: 0, primitive: "quads", verdict: .failed,
                                     message: g.summary, golden: "fail.png", actual: "fail.actual.png", diff: "fail.diff.png",
-                                    comparison: g.figures, tolerance: tolerance, driver: llvmpipe, goldenDriver: "softpipe",
+                                    comparison: ComparisonFigures(g), tolerance: tolerance, driver: llvmpipe, goldenDriver: "softpipe",
                                     seconds: 0.034)
         let missing = GoldenCaseResult(name: "new-case", script: "new.json", frame: 0, primitive: "points", verdict: .missing,
                                        message: "no golden (CI=true: not recorded)", actual: "new.actual.png",

@@ -30,7 +30,7 @@ final class ImageComparisonTests: XCTestCase {
         XCTAssertEqual(c.pixelsDiffering, 0)
         XCTAssertEqual(c.pixelsOverTolerance, 0)
         XCTAssertEqual(c.totalPixels, 35)
-        XCTAssertEqual(c.tolerance, 0)
+        XCTAssertEqual(c.tolerance.maxChannelDifference, 0)
         XCTAssertNil(c.worstPixel)
         XCTAssertTrue(c.passes(maxPixels: 0))
         XCTAssertEqual(c.summary, "max channel diff 0, 0 of 35 pixels over 0 (0.000%)")

@@ -53,19 +53,19 @@ final class PerceptualComparisonTests: XCTestCase {
         XCTAssertEqual(PerceptualDifference.deltaLimit(threshold: 0.1), 352.15, accuracy: 1e-9)
         // Black against white: 32857 is over 0.9² × 35215 = 28524, under 0.97² × 35215 = 33134.
         let a = image(1, 1) { _, _ in Self.black }, b = image(1, 1) { _, _ in Self.white }
-        XCTAssertFalse(GoldenComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: 0.9)).passes)
-        XCTAssertTrue(GoldenComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: 0.97)).passes)
+        XCTAssertFalse(ImageComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: 0.9)).passes)
+        XCTAssertTrue(ImageComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: 0.97)).passes)
     }
 
     func testSmallShadeChangePassesPerceptuallyNotExactly() {
         let a = image(8, 8) { _, _ in (200, 200, 200, 255) }
         let b = image(8, 8) { x, y in x == 3 && y == 3 ? (203, 200, 200, 255) : (200, 200, 200, 255) }
-        let p = GoldenComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: 0.1))
+        let p = ImageComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: 0.1))
         XCTAssertTrue(p.passes, p.summary)
-        XCTAssertEqual(p.comparison.pixelsDiffering, 1)
-        XCTAssertEqual(p.comparison.maxChannelDifference, 3)
+        XCTAssertEqual(p.pixelsDiffering, 1)
+        XCTAssertEqual(p.maxChannelDifference, 3)
         XCTAssertTrue(p.summary.contains("over perceptual 0.1"), p.summary)
-        XCTAssertFalse(GoldenComparison.compare(expected: a, actual: b, tolerance: .exact).passes)
+        XCTAssertFalse(ImageComparison.compare(expected: a, actual: b, tolerance: .exact).passes)
     }
 
     // MARK: Anti-aliasing
@@ -73,21 +73,21 @@ final class PerceptualComparisonTests: XCTestCase {
     func testOnePixelAntialiasedEdgeShiftIsForgivenOnlyWithAAOn() {
         let expected = softEdge(at: 10), actual = softEdge(at: 11)
         for base in [GoldenTolerance(maxChannelDifference: 8), GoldenTolerance(perceptualThreshold: 0.1)] {
-            let strict = GoldenComparison.compare(expected: expected, actual: actual, tolerance: base)
+            let strict = ImageComparison.compare(expected: expected, actual: actual, tolerance: base)
             XCTAssertFalse(strict.passes)
-            XCTAssertEqual(strict.comparison.pixelsOverTolerance, 24, strict.summary)  // columns 10 and 11
+            XCTAssertEqual(strict.pixelsOverTolerance, 24, strict.summary)  // columns 10 and 11
             XCTAssertEqual(strict.pixelsAntialiased, 0)
 
             var aa = base; aa.ignoreAntialiasing = true
-            let lenient = GoldenComparison.compare(expected: expected, actual: actual, tolerance: aa)
+            let lenient = ImageComparison.compare(expected: expected, actual: actual, tolerance: aa)
             XCTAssertTrue(lenient.passes, lenient.summary)
-            XCTAssertEqual(lenient.comparison.pixelsOverTolerance, 0)
+            XCTAssertEqual(lenient.pixelsOverTolerance, 0)
             XCTAssertEqual(lenient.pixelsAntialiased, 24)
-            XCTAssertEqual(lenient.figures.pixelsAntialiased, 24)
+            XCTAssertEqual(ComparisonFigures(lenient).pixelsAntialiased, 24)
             XCTAssertTrue(lenient.summary.contains("24 anti-aliased forgiven"), lenient.summary)
 
             // The diff marks forgiven pixels yellow, pixelmatch's colour.
-            let diff = GoldenComparison.diffImage(expected: expected, actual: actual, tolerance: aa)
+            let diff = ImageComparison.diffImage(expected: expected, actual: actual, tolerance: aa)
             XCTAssertEqual(rgb(diff, 10, 5), [255, 255, 0])
             XCTAssertEqual(rgb(diff, 11, 5), [255, 255, 0])
         }
@@ -97,10 +97,10 @@ final class PerceptualComparisonTests: XCTestCase {
         // No grey column: a 1 px shift of a hard edge is a real change, AA or not.
         let a = image(20, 12) { x, _ in x < 10 ? Self.black : Self.white }
         let b = image(20, 12) { x, _ in x < 11 ? Self.black : Self.white }
-        let c = GoldenComparison.compare(expected: a, actual: b,
+        let c = ImageComparison.compare(expected: a, actual: b,
                                          tolerance: .init(maxChannelDifference: 8, ignoreAntialiasing: true))
         XCTAssertFalse(c.passes)
-        XCTAssertEqual(c.comparison.pixelsOverTolerance, 12)
+        XCTAssertEqual(c.pixelsOverTolerance, 12)
         XCTAssertEqual(c.pixelsAntialiased, 0)
     }
 
@@ -109,12 +109,12 @@ final class PerceptualComparisonTests: XCTestCase {
         let b = image(16, 16) { x, y in (4..<8).contains(x) && (4..<8).contains(y) ? (30, 30, 200, 255) : (200, 30, 30, 255) }
         for tolerance in [GoldenTolerance(maxChannelDifference: 8, ignoreAntialiasing: true),
                           GoldenTolerance(perceptualThreshold: 0.1, ignoreAntialiasing: true)] {
-            let (c, diff) = GoldenComparison.compareWithDiff(expected: a, actual: b, tolerance: tolerance)
+            let (c, diff) = ImageComparison.compareWithDiff(expected: a, actual: b, tolerance: tolerance)
             XCTAssertFalse(c.passes)
-            XCTAssertEqual(c.comparison.pixelsOverTolerance, 16, c.summary)
+            XCTAssertEqual(c.pixelsOverTolerance, 16, c.summary)
             XCTAssertEqual(c.pixelsAntialiased, 0)
             XCTAssertEqual(rgb(diff, 5, 5), [255, 0, 0])
-            XCTAssertEqual(c.figures.pixelsOverTolerance, 16)
+            XCTAssertEqual(ComparisonFigures(c).pixelsOverTolerance, 16)
         }
     }
 
@@ -125,26 +125,26 @@ final class PerceptualComparisonTests: XCTestCase {
         let b = image(16, 16) { x, y in (4..<8).contains(x) && (4..<8).contains(y) ? Self.black : Self.white }
         for perceptual in [nil, 0.1] {
             let region = GoldenTolerance(perceptualThreshold: perceptual, ignoreRegions: [.init(x: 3, y: 3, width: 6, height: 6)])
-            let r = GoldenComparison.compare(expected: a, actual: b, tolerance: region)
+            let r = ImageComparison.compare(expected: a, actual: b, tolerance: region)
             XCTAssertTrue(r.passes, r.summary)
             XCTAssertEqual(r.pixelsIgnored, 36)
-            XCTAssertEqual(r.comparison.pixelsDiffering, 0)
+            XCTAssertEqual(r.pixelsDiffering, 0)
 
             // White compares, black ignores; transparent ignores too.
             for hole in [Self.black, (255, 255, 255, 0)] as [RGBA] {
                 let mask = image(16, 16) { x, y in (4..<8).contains(x) && (4..<8).contains(y) ? hole : Self.white }
-                let m = GoldenComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: perceptual), mask: mask)
+                let m = ImageComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: perceptual), mask: mask)
                 XCTAssertTrue(m.passes, m.summary)
                 XCTAssertEqual(m.pixelsIgnored, 16)
-                XCTAssertEqual(m.figures.pixelsIgnored, 16)
+                XCTAssertEqual(ComparisonFigures(m).pixelsIgnored, 16)
             }
             // A mask that leaves the change uncovered does not hide it.
             let elsewhere = image(16, 16) { x, _ in x > 12 ? Self.black : Self.white }
-            XCTAssertFalse(GoldenComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: perceptual),
+            XCTAssertFalse(ImageComparison.compare(expected: a, actual: b, tolerance: .init(perceptualThreshold: perceptual),
                                                     mask: elsewhere).passes)
         }
         // The diff image hatches ignored pixels blue.
-        let diff = GoldenComparison.diffImage(expected: a, actual: b,
+        let diff = ImageComparison.diffImage(expected: a, actual: b,
                                               tolerance: .init(ignoreRegions: [.init(x: 3, y: 3, width: 6, height: 6)]))
         let blues: Set<[UInt8]> = [[96, 128, 230], [200, 214, 255]]
         XCTAssertTrue(blues.contains(rgb(diff, 5, 5)))
@@ -163,7 +163,7 @@ final class PerceptualComparisonTests: XCTestCase {
         XCTAssertTrue(t.summary.contains("mask m.png"))
 
         let small = image(4, 4) { _, _ in Self.white }, big = image(5, 4) { _, _ in Self.white }
-        let c = GoldenComparison.compare(expected: small, actual: big,
+        let c = ImageComparison.compare(expected: small, actual: big,
                                          tolerance: .init(perceptualThreshold: 0.1, ignoreAntialiasing: true), mask: mask)
         XCTAssertFalse(c.passes)
         XCTAssertTrue(c.summary.contains("sizes differ"), c.summary)
@@ -191,10 +191,10 @@ final class PerceptualComparisonTests: XCTestCase {
         for i in stride(from: 0, to: px.count, by: 4 * 97) { px[i] &+= 60 }
         let b = Image(width: w, height: h, pixels: px)
         let start = ContinuousClock.now
-        let (c, d) = GoldenComparison.compareWithDiff(expected: a, actual: b,
+        let (c, d) = ImageComparison.compareWithDiff(expected: a, actual: b,
                                                       tolerance: .init(perceptualThreshold: 0.1, ignoreAntialiasing: true))
         let elapsed = ContinuousClock.now - start
-        XCTAssertGreaterThan(c.comparison.pixelsDiffering, 9000)
+        XCTAssertGreaterThan(c.pixelsDiffering, 9000)
         XCTAssertEqual(d.width, w)
         XCTAssertLessThan(elapsed, .seconds(5))
     }

@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 @testable import Stipple
 
-/// Checks the CPU reference against values worked out by hand from SPEC §3 and §4, so
-/// that when the GPU and the reference agree, both agree with the SPEC.
+/// Checks the CPU reference against values worked out by hand from docs/reference.md §3 and §4, so
+/// that when the GPU and the reference agree, both agree with the reference (docs/reference.md).
 final class ReferenceRendererTests: XCTestCase {
     typealias P = ReferenceRenderer.Parameters
 

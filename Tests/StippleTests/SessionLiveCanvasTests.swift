@@ -1,7 +1,7 @@
 import XCTest
 @testable import Stipple
 
-/// SPEC §12 on `LiveCanvas`: any sequence of strokes, undos, redos and clears renders
+/// docs/reference.md §12 on `LiveCanvas`: any sequence of strokes, undos, redos and clears renders
 /// bit-identical to the same drawing made without the undone strokes, at any undo depth.
 final class SessionLiveCanvasTests: XCTestCase {
     let canvas = Canvas(width: 48, height: 36, background: .color(Color(hex: "#20242a")!))

@@ -1,7 +1,7 @@
 import XCTest
 @testable import Stipple
 
-/// SPEC §12 saves: a saved drawing is a script that renders the canvas bit for bit, and
+/// docs/reference.md §12 saves: a saved drawing is a script that renders the canvas bit for bit, and
 /// opening it gives a canvas whose undo works on the saved strokes.
 final class SessionSaveTests: XCTestCase {
     let canvas = Canvas(width: 40, height: 30, background: .color(Color(hex: "#30303880")!))

@@ -1,7 +1,7 @@
 import XCTest
 @testable import Stipple
 
-/// SPEC §12 in scripts: `undo`, `redo` and `clear` entries in `draw`.
+/// docs/reference.md §12 in scripts: `undo`, `redo` and `clear` entries in `draw`.
 final class SessionScriptTests: XCTestCase {
     static let head = """
         { "canvas": { "width": 40, "height": 30, "background": "#101014" }, "fps": 10, "seed": 3,

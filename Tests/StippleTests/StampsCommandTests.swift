@@ -2,7 +2,7 @@ import XCTest
 @testable import Stipple
 
 /// `stipple stamps --frame N`: the live buffer at frame N, checked against values worked
-/// out by hand from SPEC §3, §6 and §9.
+/// out by hand from docs/reference.md §3, §6 and §9.
 final class StampsCommandTests: XCTestCase {
     /// A straight stroke (smoothing 0) from x = 10 to x = 110 over one second at 30 fps, radius
     /// 10, spacing 0.5: a stamp every 0.5 × 20 = 10 px, at x = 10, 20, …, 110, the one at x born

@@ -1,7 +1,7 @@
 import XCTest
 @testable import Stipple
 
-/// Properties of SPEC §6 over hundreds of random strokes. Each case prints its seed; rebuild
+/// Properties of docs/reference.md §6 over hundreds of random strokes. Each case prints its seed; rebuild
 /// it with `RandomStroke.make(seed:gentle:)` to reproduce.
 final class StrokePropertyTests: XCTestCase {
     /// Every stamp lies on the curve, one step of arc after the one before (the closing stamp

@@ -2,7 +2,7 @@
 #define STP_TYPES_H
 #include <stddef.h>
 
-// SPEC §2: nine 32-bit floats, 36 bytes, in this order. Swift's SketchPoint mirrors it
+// docs/reference.md §2: nine 32-bit floats, 36 bytes, in this order. Swift's SketchPoint mirrors it
 // (a test checks both layouts agree); the vertex attributes point into it.
 typedef struct stp_sketch_point {
     float x, y;

@@ -1,7 +1,7 @@
 import CStipple
 
 /// A brush's coverage in the alpha channel of a GL_ALPHA texture: bilinear, clamped to
-/// its edge (SPEC §4). Row 0 is uploaded first, so with window y = H − canvas y the
+/// its edge (docs/reference.md §4). Row 0 is uploaded first, so with window y = H − canvas y the
 /// brush appears upright under both gl_PointCoord and the quads' brush coordinates.
 final class BrushTexture {
     let id: GLuint

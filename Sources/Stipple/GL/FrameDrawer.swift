@@ -103,7 +103,7 @@ final class FrameDrawer {
     }
 
     private typealias A = ShaderProgram.Attribute
-    /// SketchPoint's fields as attributes (SPEC §2): which, how many floats, at which byte.
+    /// SketchPoint's fields as attributes (docs/reference.md §2): which, how many floats, at which byte.
     private static let stampLayout: [(A, Int, Int)] = [(.position, 2, 0), (.radius, 1, 8), (.age, 1, 12),
                                                        (.dissolveAngle, 1, 16), (.color, 4, 20)]
 

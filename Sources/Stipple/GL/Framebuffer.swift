@@ -4,7 +4,7 @@ import CStipple
 /// guard band of `guardBand` pixels on every side.
 ///
 /// Why the band: a driver may clip a point by its centre (softpipe drops a point centred
-/// off the viewport, SPEC §4). With the band, a stamp centred up to `guardBand` px off the
+/// off the viewport, docs/reference.md §4). With the band, a stamp centred up to `guardBand` px off the
 /// canvas is still inside the viewport and can be drawn as a point; without it every such
 /// stamp must become a quad, which splits draws and re-uploads vertices each frame (a
 /// dissolving stamp drifts off the edge for many frames). Only the canvas is read back.

@@ -37,7 +37,7 @@ extension GL {
         if enter("glBlendFunc") { glBlendFunc(src, dst); blend = (src, dst) }
     }
 
-    /// The state every stamp draw expects: premultiplied OVER (SPEC §4), nothing else on.
+    /// The state every stamp draw expects: premultiplied OVER (docs/reference.md §4), nothing else on.
     func setStampBlending() {
         disable(GLenum(GL_DITHER))
         disable(GLenum(GL_DEPTH_TEST))

@@ -1,6 +1,6 @@
 import CStipple
 
-/// How stamps reach the rasteriser (SPEC §7).
+/// How stamps reach the rasteriser (docs/reference.md §7).
 public enum Primitive: String, Sendable, CaseIterable {
     /// `GL_POINTS` sprites, one vertex a stamp: the default. Stamps that points cannot draw
     /// right (wider than the driver's largest point, or centred off the canvas) still go as quads.

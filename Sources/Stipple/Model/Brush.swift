@@ -1,4 +1,4 @@
-/// A brush: a coverage image, one byte a texel, rows top to bottom (SPEC §4).
+/// A brush: a coverage image, one byte a texel, rows top to bottom (docs/reference.md §4).
 ///
 /// Coverage is the source image's alpha channel; for an image without alpha, its grey
 /// value (for colour, the luma 0.299 R + 0.587 G + 0.114 B). The stamp samples it
@@ -29,6 +29,19 @@ public struct Brush: Equatable, Hashable, Sendable {
             }
         }
         self.init(width: image.width, height: image.height, coverage: cov)
+    }
+
+    /// A key naming this brush by its content (size and every coverage byte, FNV-1a 64):
+    /// equal brushes get equal keys, so a renderer uploads a brush's texture once however
+    /// often it is given, with no name to invent. Used wherever an API takes a `Brush`
+    /// without a `brushKey`.
+    public var contentKey: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        for v in [width, height] { for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: v >> shift)) } }
+        for byte in coverage { mix(byte) }
+        let hex = String(hash, radix: 16)
+        return "content:\(width)x\(height):" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The built-in brushes, generated at any size.

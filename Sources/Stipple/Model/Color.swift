@@ -52,3 +52,16 @@ public struct Color: Equatable, Hashable, Sendable {
         return (pm(r), pm(g), pm(b), a)
     }
 }
+
+/// A colour written as a string literal, `#rrggbb` or `#rrggbbaa`:
+/// `let ink: Color = "#ff3b30"`, `StrokeStyle(color: "#ff3b30", radius: 6)`.
+/// A literal that is not one of those forms stops the program, naming it; parse text that
+/// comes from elsewhere with the failable `Color(hex:)`.
+extension Color: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        guard let color = Color(hex: value) else {
+            preconditionFailure("Color: \"\(value)\" is not a colour; write #rrggbb or #rrggbbaa")
+        }
+        self = color
+    }
+}

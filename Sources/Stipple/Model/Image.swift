@@ -1,4 +1,4 @@
-/// An 8-bit RGBA image, rows top to bottom, straight alpha (SPEC §1).
+/// An 8-bit RGBA image, rows top to bottom, straight alpha (docs/reference.md §1).
 ///
 /// A fully transparent pixel is always (0, 0, 0, 0) in images Stipple writes.
 public struct Image: Equatable, Sendable {
@@ -31,7 +31,7 @@ public struct Image: Equatable, Sendable {
     }
 
     /// The image premultiplied, 8 bits a channel: c' = round(c * a / 255).
-    /// Comparisons are made on this form (SPEC §7): the straight colour of a nearly
+    /// Comparisons are made on this form (docs/reference.md §7): the straight colour of a nearly
     /// transparent pixel is noise.
     public func premultiplied() -> [UInt8] {
         var out = pixels

@@ -1,4 +1,4 @@
-/// Where in a user's input something is wrong (SPEC §8).
+/// Where in a user's input something is wrong (docs/reference.md §8).
 public enum InputLocation: Equatable, Sendable, CustomStringConvertible {
     /// Line and column, both from 1 (scripts and other text).
     case text(line: Int, column: Int)

@@ -1,7 +1,7 @@
 import CStipple
 import Foundation
 
-/// PNG in and out through the C shim's libpng wrappers (SPEC §1: 8 bits a channel,
+/// PNG in and out through the C shim's libpng wrappers (docs/reference.md §1: 8 bits a channel,
 /// rows top to bottom, written RGBA straight).
 public enum PNGFile {
     public struct Decoded: Sendable {
@@ -50,6 +50,24 @@ public enum PNGFile {
     public static func write(_ image: Image, to path: String, compression: Int32 = defaultCompression,
                              durable: Bool = true) throws {
         try AtomicFile.write(try encode(image, compression: compression), to: path, durable: durable)
+    }
+}
+
+extension Image {
+    /// Writes the image as a PNG at `path`, atomically (a failure leaves no partial file):
+    /// `try image.writePNG(to: "out.png")`.
+    public func writePNG(to path: String, compression: Int32 = PNGFile.defaultCompression) throws {
+        try PNGFile.write(self, to: path, compression: compression)
+    }
+
+    /// The image encoded as PNG bytes.
+    public func pngData(compression: Int32 = PNGFile.defaultCompression) throws -> [UInt8] {
+        try PNGFile.encode(self, compression: compression)
+    }
+
+    /// Reads a PNG into 8-bit straight RGBA: `let image = try Image(contentsOfPNG: "in.png")`.
+    public init(contentsOfPNG path: String) throws {
+        self = try PNGFile.read(path: path).image
     }
 }
 

@@ -1,4 +1,4 @@
-/// One brush stamp: the vertex of SPEC §2. Nine 32-bit floats, 36 bytes, uploaded as is.
+/// One brush stamp: the vertex of docs/reference.md §2. Nine 32-bit floats, 36 bytes, uploaded as is.
 ///
 /// The field order is the wire and vertex layout; `SketchPointLayoutTests` pins it, and the
 /// C shim's `stp_sketch_point` mirrors it with `_Static_assert`s.
@@ -29,10 +29,10 @@ public struct SketchPoint: Equatable, Hashable, Sendable {
     public static let byteSize = 36
     public static let floatCount = 9
 
-    /// The nine fields in SPEC §2 order.
+    /// The nine fields in docs/reference.md §2 order.
     public var fields: [Float] { [x, y, radius, age, dissolveAngle, red, green, blue, alpha] }
 
-    /// Builds a point from nine floats in SPEC §2 order.
+    /// Builds a point from nine floats in docs/reference.md §2 order.
     public init(fields f: some Collection<Float>) {
         precondition(f.count == 9, "a SketchPoint has 9 fields")
         let a = Array(f)

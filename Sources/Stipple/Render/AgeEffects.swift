@@ -1,6 +1,6 @@
 import Foundation
 
-/// The age math of SPEC §3 on the CPU, the same formulas as GLSL/sketch.vert. The renderer
+/// The age math of docs/reference.md §3 on the CPU, the same formulas as GLSL/sketch.vert. The renderer
 /// uses it to decide which stamps points cannot draw right; `stipple stamps` and the
 /// tests use it to reason about frames.
 public struct AgeEffects: Sendable, Equatable {

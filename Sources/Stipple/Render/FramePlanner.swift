@@ -6,7 +6,7 @@ import CStipple
 /// driver's largest point (it would be clamped), or centred off the canvas (some drivers
 /// drop such a point). Those become quads, six vertices each, in the quad buffer.
 /// Consecutive stamps of one kind share a run, so the common case is one draw a batch,
-/// and the order of compositing is kept (SPEC §4).
+/// and the order of compositing is kept (docs/reference.md §4).
 struct FramePlanner {
     var effects: AgeEffects
     var primitive: Primitive

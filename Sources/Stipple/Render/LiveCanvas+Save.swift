@@ -1,8 +1,8 @@
 import Foundation
 
-/// Saving a live canvas as a script, and opening one (SPEC §12, docs/sessions.md).
+/// Saving a live canvas as a script, and opening one (docs/reference.md §12, docs/sessions.md).
 extension LiveCanvas {
-    /// Writes the drawing to `path` (a script, SPEC §9) and PNGs beside it: the backing layer
+    /// Writes the drawing to `path` (a script, docs/reference.md §9) and PNGs beside it: the backing layer
     /// as the background, the strokes kept as data as `points` entries, `startFrame` the
     /// current frame. `stipple render` of it gives this canvas's current frame, bit for bit.
     ///

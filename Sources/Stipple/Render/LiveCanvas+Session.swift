@@ -1,6 +1,6 @@
 import Foundation
 
-/// Undo, redo and clear on a live canvas (SPEC §12, docs/sessions.md).
+/// Undo, redo and clear on a live canvas (docs/reference.md §12, docs/sessions.md).
 ///
 /// The newest steps stay as data: each stroke keeps its own resident layer, so undo only
 /// leaves a layer out of the next frame and redo puts it back (no replay). Strokes that fall

@@ -8,7 +8,7 @@
 /// drawn once from the newest state (Photoshop on the iPad did the same with its
 /// high-frequency requests).
 ///
-/// A canvas is also a drawing session (SPEC §12, docs/sessions.md): `undo`, `redo` and
+/// A canvas is also a drawing session (docs/reference.md §12, docs/sessions.md): `undo`, `redo` and
 /// `clear` over the newest strokes, kept as data up to `UndoLimits`; older strokes are baked
 /// into a backing layer a few at a time per frame; `save(to:)` writes a script and
 /// `LiveCanvas(loading:renderer:)` opens one (LiveCanvas+Session.swift and the files beside it).

@@ -1,4 +1,4 @@
-/// Which stamps a frame shows (SPEC §3, §9): the one place that selects them. A stamp of
+/// Which stamps a frame shows (docs/reference.md §3, §9): the one place that selects them. A stamp of
 /// age `a` at a frame is live when it is born (a ≥ 0) and not dead (a < M when M > 0).
 enum LiveStamps {
     /// Appends the stamps that are live at `offset` frames past their stored ages to `out`
@@ -27,7 +27,7 @@ enum LiveStamps {
     }
 
     /// A batch's stamps live at frame `n`, ages as at that frame: the live vertex buffer of
-    /// SPEC §9 for that batch.
+    /// docs/reference.md §9 for that batch.
     static func batch(_ batch: StampBatch, atFrame n: Int, effects: AgeEffects) -> StampBatch {
         var b = batch
         b.stamps = []

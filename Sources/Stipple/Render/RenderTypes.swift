@@ -1,4 +1,4 @@
-/// What a canvas starts as (SPEC §5).
+/// What a canvas starts as (docs/reference.md §5).
 public enum CanvasBackground: Sendable, Equatable {
     case color(Color)
     /// An image of the canvas's size, straight alpha, rows top to bottom.

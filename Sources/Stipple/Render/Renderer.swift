@@ -62,7 +62,7 @@ public actor Renderer {
 
     // MARK: immediate drawing
 
-    /// Draws `batches` over the canvas and returns the image (straight alpha, SPEC §1).
+    /// Draws `batches` over the canvas and returns the image (straight alpha, docs/reference.md §1).
     /// Stamp ages are taken as they are (plus `ageOffset`): dead and unborn stamps are left out.
     public func render(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
                        ageOffset: Float = 0) throws -> Image {

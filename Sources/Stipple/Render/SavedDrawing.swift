@@ -1,6 +1,6 @@
 import Foundation
 
-/// A snapshot of a drawing session, and how it becomes a script on disk (SPEC §12,
+/// A snapshot of a drawing session, and how it becomes a script on disk (docs/reference.md §12,
 /// docs/sessions.md): the backing layer as the background PNG, the strokes kept as data as
 /// `points` entries with every number written exactly, so rendering the script gives the
 /// saved image bit for bit.

@@ -14,7 +14,7 @@ public struct Scene: Sendable {
     /// Where the canvas size is written, so a size the driver refuses can be blamed on it.
     public var canvasSizeLocation: InputLocation
     public var scriptPath: String
-    /// The script's undo, redo and clear entries and its `startFrame` (SPEC §12).
+    /// The script's undo, redo and clear entries and its `startFrame` (docs/reference.md §12).
     public var session = SessionTimeline()
 
     /// Loads a script's brushes and background. Errors name the file and the place.
@@ -51,7 +51,7 @@ public struct Scene: Sendable {
             guard let stroke = entry.stroke else {
                 return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps)
             }
-            // A stroke becomes stamps here (SPEC §6), ages as at frame 0.
+            // A stroke becomes stamps here (docs/reference.md §6), ages as at frame 0.
             let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.fps,
                                               seed: script.seed, strokeIndex: stroke.index)
             let turned = stamps.contains { $0.rotation != 0 }
@@ -82,7 +82,7 @@ public struct Scene: Sendable {
         }
     }
 
-    /// The live vertex buffer at frame `n` (SPEC §9): every stamp born at or before frame
+    /// The live vertex buffer at frame `n` (docs/reference.md §9): every stamp born at or before frame
     /// n, aged by n, dead stamps gone, in draw order. This is exactly what is uploaded.
     public func batches(atFrame n: Int) -> [StampBatch] {
         session.batches(batches, atFrame: n).map { LiveStamps.batch($0, atFrame: n, effects: effects) }

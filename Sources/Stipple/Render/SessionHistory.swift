@@ -1,4 +1,4 @@
-/// The undo and redo bookkeeping of a drawing session (SPEC §12), as plain data: which
+/// The undo and redo bookkeeping of a drawing session (docs/reference.md §12), as plain data: which
 /// strokes are shown, in draw order, and the steps that `undo` and `redo` walk.
 ///
 /// Strokes are named by numbers that grow in draw order. A step is a stroke or a clear.

@@ -21,7 +21,7 @@ public enum UploadStrategy: String, Sendable, CaseIterable {
 /// Stamps are kept with their ages at frame 0 (`age = −birth frame`). A frame draws the
 /// window between the leading run of dead stamps and the trailing run of unborn ones; the
 /// shader culls whatever dead or unborn stamps are left inside. When births never go
-/// backwards — true of a stroke, since one `maxAge` holds for all (SPEC §3) — the window is
+/// backwards — true of a stroke, since one `maxAge` holds for all (docs/reference.md §3) — the window is
 /// exactly the live stamps. Its start moves forward as stamps die, and the dead prefix is
 /// dropped from memory once it is half the layer, re-uploading the live rest (amortised O(k)).
 /// Time is expected to move forward: a dropped stamp does not come back for an earlier frame.
@@ -91,7 +91,7 @@ final class StampLayer {
     func sync(_ gl: GL) {
         guard uploaded < stamps.count else { return }
         stamps.withUnsafeBufferPointer { buffer.append(gl, $0, kept: uploaded) }
-        rotations?.withUnsafeBufferPointer { rotationBuffer.append(gl, $0, kept: uploaded) }
+        _ = rotations?.withUnsafeBufferPointer { rotationBuffer.append(gl, $0, kept: uploaded) }
         uploaded = stamps.count
     }
 

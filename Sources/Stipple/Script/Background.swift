@@ -1,4 +1,4 @@
-/// What a canvas starts as (SPEC §5). The default is `.color(.transparent)`.
+/// What a canvas starts as (docs/reference.md §5). The default is `.color(.transparent)`.
 public enum Background: Sendable, Equatable {
     case color(Color)
     /// A PNG of the canvas's size. `path` is resolved against the script's folder;

@@ -1,4 +1,4 @@
-/// The canvas a script draws on (SPEC §5).
+/// The canvas a script draws on (docs/reference.md §5).
 public struct CanvasSpec: Sendable {
     /// Pixels, 1...`maxSide`.
     public var width: Int
@@ -6,6 +6,8 @@ public struct CanvasSpec: Sendable {
     public var background: Background
     /// Where the script gives `width`, for the renderer's "larger than the driver allows" error.
     public var sizeLocation: InputLocation
+    /// Where the script gives `background`; nil when it does not (a bake refuses one).
+    public var backgroundLocation: InputLocation?
 
     /// The largest side a script may ask for; the driver may allow less.
     public static let maxSide = 65536

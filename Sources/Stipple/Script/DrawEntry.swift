@@ -1,11 +1,11 @@
 /// One entry of a script's `draw` list: stamps, or one stroke of touch samples, drawn
-/// with one brush (SPEC §9).
+/// with one brush (docs/reference.md §9).
 public struct DrawEntry: Sendable {
     /// A name in `Script.brushes`.
     public var brush: String
-    /// SketchPoints with their age at frame 0, validated (SPEC §2); empty for a stroke.
+    /// SketchPoints with their age at frame 0, validated (docs/reference.md §2); empty for a stroke.
     public var stamps: [SketchPoint]
-    /// The stroke, for a `points` entry: it becomes stamps in the stroke layer (SPEC §6).
+    /// The stroke, for a `points` entry: it becomes stamps in the stroke layer (docs/reference.md §6).
     public var stroke: StrokeSpec?
     /// Where the entry starts in the script.
     public var location: InputLocation

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// The few file operations the script layer needs, with errors that name the file
-/// (SPEC §8) and writes that never leave a partial file behind.
+/// (docs/reference.md §8) and writes that never leave a partial file behind.
 package enum FileSystem {
     package enum Entry: Equatable { case file, folder, missing }
 

@@ -1,4 +1,4 @@
-/// A stroke script, decoded and validated (SPEC §9): everything a renderer needs,
+/// A stroke script, decoded and validated (docs/reference.md §9): everything a renderer needs,
 /// with paths resolved against the script's folder and the locations kept for the
 /// errors that only rendering can find (a canvas over the driver's limit, a corrupt PNG).
 public struct Script: Sendable {
@@ -7,22 +7,27 @@ public struct Script: Sendable {
     /// Its folder; relative paths in the script resolve against it.
     public var directory: String
     public var canvas: CanvasSpec
+    /// Where the script's `canvas` key is; nil when the script has none and took the
+    /// caller's default (a bake: the video's size).
+    public var canvasLocation: InputLocation?
     /// Converts touch times in seconds into frames. Default 30, > 0.
     public var fps: Double
-    /// Frames a stamp lives; 0 (the default) means stamps never age (SPEC §3).
+    /// Where the script gives `fps`; nil when it takes the default.
+    public var fpsLocation: InputLocation?
+    /// Frames a stamp lives; 0 (the default) means stamps never age (docs/reference.md §3).
     public var maxAge: Float
-    /// Pixels a dying stamp drifts (SPEC §3). Default 6, finite.
+    /// Pixels a dying stamp drifts (docs/reference.md §3). Default 6, finite.
     public var dissolveDistance: Float
-    /// Scales every stamp's diameter (SPEC §3). Default 1, > 0.
+    /// Scales every stamp's diameter (docs/reference.md §3). Default 1, > 0.
     public var pointScale: Float
-    /// Seeds every random choice (SPEC §6). Default 0; a whole number 0...2^53.
+    /// Seeds every random choice (docs/reference.md §6). Default 0; a whole number 0...2^53.
     public var seed: UInt64
     public var brushes: [String: BrushSpec]
     /// Brush names in the order written.
     public var brushOrder: [String]
     /// Drawn in order: the stroke entries (`stamps` or `points`).
     public var draw: [DrawEntry]
-    /// The session entries of `draw` (undo, redo, clear: SPEC §12), each with its place among
+    /// The session entries of `draw` (undo, redo, clear: docs/reference.md §12), each with its place among
     /// the stroke entries, and `startFrame`.
     public var session = SessionTimeline()
 
@@ -43,16 +48,19 @@ public struct Script: Sendable {
 
     /// Reads, parses and validates the script at `path`. A missing or unreadable file,
     /// like every problem in it, is an `InputError` naming the file.
-    public static func load(path: String) throws(InputError) -> Script {
+    /// `defaultCanvas`, when given, is the canvas of a script that has none (a bake gives
+    /// the video's size); without it `canvas` is required.
+    public static func load(path: String, defaultCanvas: CanvasSpec? = nil) throws(InputError) -> Script {
         let bytes = try FileSystem.readBytes(path: path)
-        return try parse(bytes: bytes, path: path, directory: FileSystem.folder(of: path))
+        return try parse(bytes: bytes, path: path, directory: FileSystem.folder(of: path), defaultCanvas: defaultCanvas)
     }
 
     /// Parses and validates a script's bytes. `path` names it in messages; relative paths
     /// in it resolve against `directory`, which must exist for the checks that files do.
-    public static func parse(bytes: [UInt8], path: String, directory: String) throws(InputError) -> Script {
+    public static func parse(bytes: [UInt8], path: String, directory: String,
+                             defaultCanvas: CanvasSpec? = nil) throws(InputError) -> Script {
         let root = try JSONParser.parse(bytes, file: path)
-        var decoder = ScriptDecoder(path: path, directory: directory)
+        var decoder = ScriptDecoder(path: path, directory: directory, defaultCanvas: defaultCanvas)
         return try decoder.decode(root)
     }
 }

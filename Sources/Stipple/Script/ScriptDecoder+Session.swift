@@ -1,4 +1,4 @@
-/// Session entries in `draw` (SPEC §12, docs/sessions.md): `{ "undo": k, "t": … }`,
+/// Session entries in `draw` (docs/reference.md §12, docs/sessions.md): `{ "undo": k, "t": … }`,
 /// `{ "redo": k, "t": … }`, `{ "clear": true, "t": … }`; and the top-level `startFrame`.
 extension ScriptDecoder {
     static let sessionVerbs = ["undo", "redo", "clear"]
@@ -44,7 +44,7 @@ extension ScriptDecoder {
         return try wholeNumber(m.value, for: "startFrame", in: 0...(1 << 24))
     }
 
-    /// An undo or redo with nothing to act on, at any frame, is bad input (SPEC §12).
+    /// An undo or redo with nothing to act on, at any frame, is bad input (docs/reference.md §12).
     func checkSession(_ script: Script) throws(InputError) {
         if let (op, message) = script.session.firstProblem(count: script.draw.count) {
             throw fail(op.location, message)

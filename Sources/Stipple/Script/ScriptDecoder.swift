@@ -1,4 +1,11 @@
-/// Turns a parsed script document into a validated `Script` (SPEC §9). Every error is
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+/// Turns a parsed script document into a validated `Script` (docs/reference.md §9). Every error is
 /// an `InputError` at the line and column of the offending key or value, saying what
 /// was expected. Unknown keys are errors at every level: a typo must never be ignored.
 struct ScriptDecoder: JSONReading {
@@ -17,23 +24,31 @@ struct ScriptDecoder: JSONReading {
     /// Strokes seen so far: a stroke's index seeds its random choices with the script's seed.
     private var strokeCount = 0
 
-    init(path: String, directory: String) {
+    /// The canvas a script without one gets (a bake takes the video's size); nil: `canvas` is required.
+    let defaultCanvas: CanvasSpec?
+
+    init(path: String, directory: String, defaultCanvas: CanvasSpec? = nil) {
         self.path = path
         self.directory = directory
+        self.defaultCanvas = defaultCanvas
     }
 
     mutating func decode(_ root: JSONValue) throws(InputError) -> Script {
         let members = try object(root, for: "the top of the script")
         try checkKeys(members, allowed: ScriptDecoder.scriptKeys, in: "the script")
-        guard let canvasMember = member("canvas", in: members) else {
+        let canvasMember = member("canvas", in: members)
+        guard canvasMember != nil || defaultCanvas != nil else {
             throw fail(root.location, "missing key \"canvas\" in the script; expected { \"canvas\": { \"width\": W, \"height\": H }, ... }")
         }
-        var script = Script(path: path, directory: directory, canvas: try canvas(canvasMember.value))
+        var script = Script(path: path, directory: directory,
+                            canvas: try canvasMember.map { m throws(InputError) in try canvas(m.value) } ?? defaultCanvas!)
+        script.canvasLocation = canvasMember?.keyLocation
 
         if let m = member("fps", in: members) {
             let (v, literal) = try number(m.value, for: "fps")
             guard v > 0 else { throw fail(m.value.location, "fps must be greater than 0, found \(literal)") }
             script.fps = v
+            script.fpsLocation = m.value.location
         }
         if let m = member("maxAge", in: members) {
             let v = try float(m.value, for: "maxAge")
@@ -60,7 +75,7 @@ struct ScriptDecoder: JSONReading {
             let entries = try array(m.value, for: "draw")
             script.draw.reserveCapacity(entries.count)
             for (i, entry) in entries.enumerated() {
-                // Session entries (undo, redo, clear) act on the strokes before them: SPEC §12.
+                // Session entries (undo, redo, clear) act on the strokes before them: docs/reference.md §12.
                 if let op = try sessionEntry(entry, ordinal: i + 1, script: script) { script.session.ops.append(op); continue }
                 script.draw.append(try drawEntry(entry, number: i + 1, script: script))
             }
@@ -83,6 +98,7 @@ struct ScriptDecoder: JSONReading {
                                 sizeLocation: width.value.location)
         if let m = member("background", in: members) {
             canvas.background = try background(m.value)
+            canvas.backgroundLocation = m.value.location
         }
         return canvas
     }
@@ -198,43 +214,11 @@ struct ScriptDecoder: JSONReading {
         case .string:
             let file = try existingFile(value, for: "stamps file")
             return (try SketchPointsFile.read(path: file), file)
-        case let .array(items):
-            var points: [SketchPoint] = []
-            points.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() {
-                points.append(try stamp(item, number: i + 1))
-            }
-            return (points, nil)
+        case .array:
+            return (try stamps(value), nil)
         default:
             throw fail(value.location, "expected an array of stamps or the path of a .sketchpoints file for stamps in \(context), found \(value.kindDescription)")
         }
-    }
-
-    /// One inline stamp: `[x, y, radius, age, dissolveAngle, red, green, blue, alpha]`.
-    private func stamp(_ value: JSONValue, number: Int) throws(InputError) -> SketchPoint {
-        let names = StampCheck.fieldNames
-        guard case let .array(items) = value.kind else {
-            throw fail(value.location, "expected an array of 9 numbers for stamp \(number), found \(value.kindDescription)")
-        }
-        guard items.count == names.count else {
-            throw fail(value.location, "stamp \(number) has \(items.count) numbers; expected 9: \(names.joined(separator: ", "))")
-        }
-        var fields = [Float](repeating: 0, count: names.count)
-        for (i, item) in items.enumerated() {
-            guard case let .number(v, literal) = item.kind else {
-                throw fail(item.location, "expected a number for \(names[i]) in stamp \(number), found \(item.kindDescription)")
-            }
-            let f = Float(v)
-            guard f.isFinite else {
-                throw fail(item.location, "\(names[i]) \(literal) in stamp \(number) is out of range for a 32-bit float")
-            }
-            fields[i] = f
-        }
-        let point = SketchPoint(fields: fields)
-        if let (field, message) = StampCheck.problem(with: point, stamp: number) {
-            throw fail(items[field].location, message)
-        }
-        return point
     }
 
     /// A path string, resolved against the script's folder, naming an existing file.
@@ -245,8 +229,28 @@ struct ScriptDecoder: JSONReading {
         switch FileSystem.entry(at: resolved) {
         case .file: return resolved
         case .folder: throw fail(value.location, "\(what) \(resolved) is a folder, not a file")
-        case .missing: throw fail(value.location, "\(what) not found: \(resolved)")
+        case .missing: throw fail(value.location, "\(what) not found: \(resolved)" + outsideFolderNote(text, resolved))
         }
+    }
+
+    /// For a path that climbs out of the script's folder ("../brushes/a.png"), which breaks
+    /// when the folder is copied alone: where exactly the file was looked for.
+    private func outsideFolderNote(_ text: String, _ resolved: String) -> String {
+        guard !text.hasPrefix("/"), text.split(separator: "/").contains("..") else { return "" }
+        var parts: [Substring] = []
+        var absolute = resolved
+        if !resolved.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            if getcwd(&buffer, buffer.count) != nil {
+                absolute = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + resolved
+            }
+        }
+        for part in absolute.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", !parts.isEmpty { parts.removeLast() } else { parts.append(part) }
+        }
+        return " (the script names \"\(text)\", outside its own folder, so it was looked for at /\(parts.joined(separator: "/")); "
+            + "a copy of the script's folder needs that file there too, or a path inside the folder)"
     }
 }
 

@@ -1,4 +1,4 @@
-/// A session entry of a script's `draw` (SPEC §12): `{ "undo": k, "t": … }`,
+/// A session entry of a script's `draw` (docs/reference.md §12): `{ "undo": k, "t": … }`,
 /// `{ "redo": k, "t": … }` or `{ "clear": true, "t": … }`.
 public struct SessionOp: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
@@ -27,7 +27,7 @@ public struct SessionOp: Sendable, Equatable {
 }
 
 /// Which of a script's draw entries are shown at a frame, given its session entries
-/// (SPEC §12). Pure data: `Scene.batches(atFrame:)` and `stipple render --frames` ask it.
+/// (docs/reference.md §12). Pure data: `Scene.batches(atFrame:)` and `stipple render --frames` ask it.
 ///
 /// At frame N the draw list is replayed in order through a `SessionHistory`: each stroke
 /// entry is a new stroke, each session entry whose frame is at most N is applied, and a

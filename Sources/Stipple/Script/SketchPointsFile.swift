@@ -1,5 +1,5 @@
 /// A `.sketchpoints` file: SketchPoints back to back, nine little-endian Float32s,
-/// 36 bytes each (SPEC §2). Bad records are errors at their byte offset (SPEC §8).
+/// 36 bytes each (docs/reference.md §2). Bad records are errors at their byte offset (docs/reference.md §8).
 public enum SketchPointsFile {
     /// Reads and validates the file at `path`.
     public static func read(path: String) throws(InputError) -> [SketchPoint] {

@@ -1,11 +1,11 @@
 /// The rules every stamp obeys wherever it comes from, a script or a `.sketchpoints`
-/// file (SPEC §2, §8): every field finite, radius >= 0, colour components 0...1.
+/// file (docs/reference.md §2, §8): every field finite, radius >= 0, colour components 0...1.
 /// Age and dissolveAngle may be any finite value (a negative age is a stamp not born yet).
 enum StampCheck {
-    /// Field names in SPEC §2 order, as messages name them.
+    /// Field names in docs/reference.md §2 order, as messages name them.
     static let fieldNames = ["x", "y", "radius", "age", "dissolveAngle", "red", "green", "blue", "alpha"]
 
-    /// The first problem with `point`: the index of the offending field (SPEC §2 order)
+    /// The first problem with `point`: the index of the offending field (docs/reference.md §2 order)
     /// and the message. `number` is the stamp's number, counted from 1.
     static func problem(with point: SketchPoint, stamp number: Int) -> (field: Int, message: String)? {
         // Fast path: the common case is a good stamp; build nothing for it.

@@ -1,4 +1,4 @@
-/// A `points` entry of a script: one stroke's touch samples and how to draw them (SPEC §6).
+/// A `points` entry of a script: one stroke's touch samples and how to draw them (docs/reference.md §6).
 public struct StrokeSpec: Sendable, Equatable {
     public var samples: [TouchSample]
     public var style: StrokeStyle

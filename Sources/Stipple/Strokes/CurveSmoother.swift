@@ -1,5 +1,5 @@
 /// Turns touch samples, as they arrive, into a curve of cubic Béziers that passes exactly
-/// through every sample and reaches the newest one at once (SPEC §6: no lag behind the finger).
+/// through every sample and reaches the newest one at once (docs/reference.md §6: no lag behind the finger).
 ///
 /// The shape follows Maxim Shemanarev's "Interpolation with Bezier Curves" (as in JotUI): at a
 /// sample P with neighbours Pprev and Pnext, take the midpoints A of Pprev–P and B of P–Pnext

@@ -1,9 +1,9 @@
-/// One stamp of a stroke: the SPEC §2 vertex plus its rotation.
+/// One stamp of a stroke: the docs/reference.md §2 vertex plus its rotation.
 ///
 /// Rotation is not part of the 36-byte `SketchPoint` (its layout is fixed), so it travels
 /// beside it; the renderer can upload it as a second attribute stream.
 public struct Stamp: Equatable, Sendable {
-    /// `age` is the stamp's age at frame 0, that is minus its birth frame (SPEC §9).
+    /// `age` is the stamp's age at frame 0, that is minus its birth frame (docs/reference.md §9).
     public var point: SketchPoint
     /// Radians, 0 = upright; see `StampRotation`.
     public var rotation: Float

@@ -1,5 +1,5 @@
 /// Turns one stroke's touch samples into stamps, live: each `add` returns the stamps that
-/// sample makes new, and those already cover the sample (SPEC §6).
+/// sample makes new, and those already cover the sample (docs/reference.md §6).
 ///
 /// Nothing emitted is ever taken back (see `CurveSmoother` for how the curve stays smooth
 /// without re-shaping), so the stamps of `add`×n followed by `end()` are exactly the stamps of

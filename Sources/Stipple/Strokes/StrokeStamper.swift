@@ -10,7 +10,7 @@ import Foundation
 ///   a taper looks even however the Bézier's parameter speeds up or slows down.
 /// - A stamp's birth frame is `floor(time × fps + 1e-9)` (the epsilon keeps a time that is an
 ///   exact frame, like 0.1 s at 30 fps, from falling into the frame before it) and its
-///   `age` is minus that: its age at frame 0 (SPEC §9).
+///   `age` is minus that: its age at frame 0 (docs/reference.md §9).
 /// - The first sample always gets a stamp, and so does the last (`closingStamp`), so a
 ///   stroke starts and ends exactly where the finger did.
 /// - dissolveAngle is uniform in [0, 2π), one draw per stamp from the stroke's SplitMix64,

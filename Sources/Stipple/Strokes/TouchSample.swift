@@ -1,4 +1,4 @@
-/// One touch sample of a stroke, as the finger or pen reported it (SPEC §6).
+/// One touch sample of a stroke, as the finger or pen reported it (docs/reference.md §6).
 public struct TouchSample: Equatable, Sendable {
     /// Canvas pixels (origin top-left, y down).
     public var x: Float

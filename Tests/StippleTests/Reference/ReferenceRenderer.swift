@@ -1,12 +1,12 @@
 import Foundation
 @testable import Stipple
 
-/// An independent CPU implementation of SPEC §3 (age effects) and §4 (rasterisation and
-/// blending), written from the SPEC, in Double, so tests can check the GPU against it.
+/// An independent CPU implementation of docs/reference.md §3 (age effects) and §4 (rasterisation and
+/// blending), written from docs/reference.md, in Double, so tests can check the GPU against it.
 ///
-/// Choices where the SPEC leaves room (tests must not depend on them):
+/// Choices where the reference leaves room (tests must not depend on them):
 /// - a pixel centre on the square's left or top edge is inside, on the right or bottom
-///   edge outside (SPEC §4 leaves ties to the driver);
+///   edge outside (docs/reference.md §4 leaves ties to the driver);
 /// - the background is the straight colour premultiplied in floating point, then rounded
 ///   to 8 bits (what glClearColor of the premultiplied colour gives on an RGBA8 target);
 /// - the source colour is clamped to 0...1 before blending, as GL does for a unorm target.
@@ -77,7 +77,7 @@ struct ReferenceRenderer {
         return dst.map { UInt8((clamp01($0) * 255).rounded()) }
     }
 
-    /// The age math alone (SPEC §3): centre, diameter (after the 1-px minimum) and straight
+    /// The age math alone (docs/reference.md §3): centre, diameter (after the 1-px minimum) and straight
     /// colour; nil when the stamp is dead or not born.
     static func stampGeometry(_ p: SketchPoint, _ parameters: Parameters)
         -> (centreX: Double, centreY: Double, diameter: Double, red: Double, green: Double, blue: Double, alpha: Double)? {

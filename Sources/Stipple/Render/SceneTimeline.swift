@@ -1,0 +1,45 @@
+/// When a script's stamps are on the canvas: what `stipple describe` prints, so a user can
+/// learn how long an animation is before rendering it.
+public struct SceneTimeline: Sendable, Equatable {
+    /// Every stamp and stroke stamp of the script.
+    public var stamps: Int
+    /// The first frame that shows a stamp; nil when none ever shows.
+    public var firstFrame: Int?
+    /// The last frame that shows a stamp; nil when stamps never die (`maxAge` 0): the
+    /// canvas then stops changing at `settledFrame`.
+    public var lastFrame: Int?
+    /// The first frame from which nothing changes any more: the last birth when stamps
+    /// never age, else the frame after the last death (an empty canvas).
+    public var settledFrame: Int
+
+    /// The frames worth rendering: first...last (or first...settled when stamps never die).
+    public var liveFrames: ClosedRange<Int>? {
+        guard let first = firstFrame else { return nil }
+        return first...max(first, lastFrame ?? settledFrame)
+    }
+}
+
+extension Scene {
+    /// Birth and death frames of every stamp: a stamp of age a at frame 0 is born at the
+    /// first frame n ≥ 0 with a + n ≥ 0 and dies at the first n with a + n ≥ maxAge (docs/reference.md §9).
+    public var timeline: SceneTimeline {
+        let maxAge = effects.maxAge
+        var count = 0, first: Int?, last: Int?, lastBirth = 0
+        for batch in batches {
+            for p in batch.stamps {
+                count += 1
+                let birth = max(0, Int((-p.age).rounded(.up)))
+                if maxAge > 0 {
+                    let death = Int((maxAge - p.age).rounded(.up))
+                    guard death > birth else { continue }  // dead before it is ever drawn
+                    last = max(last ?? 0, death - 1)
+                }
+                first = min(first ?? birth, birth)
+                lastBirth = max(lastBirth, birth)
+            }
+        }
+        let settled = maxAge > 0 ? (last.map { $0 + 1 } ?? 0) : lastBirth
+        return SceneTimeline(stamps: count, firstFrame: first, lastFrame: maxAge > 0 ? last : nil,
+                             settledFrame: settled)
+    }
+}

@@ -1,0 +1,68 @@
+/// Touch events turned into strokes on a renderer while a video is baked: each stroke is a
+/// resident layer drawn after the script's, its stamps built as samples arrive (the same
+/// `StrokeBuilder` as a script's `points`, so a stroke sent as events draws the stamps it
+/// would as a `points` entry with the same samples and index).
+public final class LiveStrokes: @unchecked Sendable {
+    let events: EventStream
+    let renderer: Renderer
+    let fps: Double
+    let seed: UInt64
+    /// Brushes by name, with their texture keys (as `Scene` keys them, so textures are shared).
+    let brushes: [String: (key: String, brush: Brush)]
+    /// Strokes number after the script's own, for their dissolve angles.
+    let firstIndex: Int
+    private var open: [Int: (builder: StrokeBuilder, layer: LayerID)] = [:]
+    private var order: [LayerID] = []
+
+    public init(events: EventStream, script: Script, renderer: Renderer) throws {
+        self.events = events
+        self.renderer = renderer
+        fps = script.fps
+        seed = script.seed
+        firstIndex = script.draw.filter { $0.stroke != nil }.count
+        var brushes: [String: (String, Brush)] = [:]
+        for (name, spec) in script.brushes {
+            switch spec {
+            case let .builtin(kind, size, _): brushes[name] = ("builtin:\(kind.rawValue):\(size)", Brush.builtin(kind, size: size))
+            case let .file(path, location):
+                do {
+                    let decoded = try PNGFile.read(path: path)
+                    brushes[name] = ("file:\(path)", Brush(image: decoded.image, hasAlpha: decoded.hasAlpha))
+                } catch let error as InputError {
+                    throw InputError(file: script.path, location: location, "brush \"\(name)\": \(error)")
+                }
+            }
+        }
+        self.brushes = brushes
+    }
+
+    /// Applies the events due by frame `n`; returns the live strokes' layers in draw order.
+    public func layers(beforeFrame n: Int) async throws -> [LayerID] {
+        for event in try events.take(throughFrame: n, fps: fps) {
+            switch event.kind {
+            case let .sample(id, sample, start):
+                if let start, open[id] == nil {
+                    let b = brushes[start.brush]!
+                    let layer = await renderer.makeLayer(brushKey: b.key, brush: b.brush)
+                    open[id] = (StrokeBuilder(style: start.style, fps: fps, seed: seed,
+                                              strokeIndex: firstIndex + order.count), layer)
+                    order.append(layer)
+                }
+                guard var stroke = open[id] else { continue }
+                let stamps = stroke.builder.add(sample)
+                open[id] = stroke
+                try await send(stamps, to: stroke.layer)
+            case let .end(id):
+                guard var stroke = open.removeValue(forKey: id) else { continue }
+                try await send(stroke.builder.end(), to: stroke.layer)
+            }
+        }
+        return order
+    }
+
+    private func send(_ stamps: [Stamp], to layer: LayerID) async throws {
+        guard !stamps.isEmpty else { return }
+        let rotations = stamps.contains { $0.rotation != 0 } ? stamps.map(\.rotation) : nil
+        try await renderer.append(stamps.map(\.point), rotations: rotations, to: layer)
+    }
+}

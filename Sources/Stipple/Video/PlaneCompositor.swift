@@ -1,0 +1,109 @@
+/// Composites a sketch (straight RGBA, docs/reference.md §1) over a y4m frame's planes (docs/reference.md §11).
+///
+/// Only samples the sketch covers are touched: where its alpha is 0 (for 4:2:0 chroma:
+/// where the 2×2 block's average alpha is 0) the sample stays exactly as read. A covered
+/// sample is the sketch's colour converted to Y'CbCr, blended as ffmpeg's `overlay` filter
+/// blends straight alpha: `d = ((d·(255 − a) + s·a + 128)·257) >> 16`. For 4:2:0 chroma the
+/// block's four straight colours and alphas are averaged first (what swscale and `overlay`
+/// do when they subsample an RGBA overlay).
+///
+/// The work is a scan of the alpha channel (8 bytes — two pixels — at a time), and the
+/// conversion and blend only where a stamp landed: a sketch that covers a few percent of
+/// the frame costs a few percent of a full conversion.
+public enum PlaneCompositor {
+    @inline(__always) static func blend(_ d: UInt8, _ s: Int32, _ a: Int32) -> UInt8 {
+        UInt8(truncatingIfNeeded: ((Int32(d) &* (255 &- a) &+ s &* a &+ 128) &* 257) >> 16)
+    }
+
+    /// Composites `sketch` over `frame`. Returns how many luma samples it covered.
+    @discardableResult
+    public static func composite(_ sketch: Image, over frame: inout Y4MFrame, conversion: YCbCrConversion) -> Int {
+        let h = frame.header
+        precondition(sketch.width == h.width && sketch.height == h.height, "the sketch is the frame's size")
+        let (yo, cbo, cro) = (frame.yOffset, frame.cbOffset, frame.crOffset)
+        return sketch.pixels.withUnsafeBufferPointer { rgba in
+            frame.bytes.withUnsafeMutableBufferPointer { out in
+                let base = out.baseAddress!
+                if h.chroma == .yuv444 {
+                    return composite444(rgba.baseAddress!, width: h.width, height: h.height,
+                                        y: base + yo, cb: base + cbo, cr: base + cro, conversion)
+                }
+                return composite420(rgba.baseAddress!, width: h.width, height: h.height,
+                                    y: base + yo, cb: base + cbo, cr: base + cro, chromaWidth: h.chromaWidth,
+                                    conversion)
+            }
+        }
+    }
+
+    static func composite444(_ rgba: UnsafePointer<UInt8>, width: Int, height: Int, y: UnsafeMutablePointer<UInt8>,
+                             cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
+                             _ c: YCbCrConversion) -> Int {
+        var covered = 0
+        let count = width * height
+        var i = 0
+        // Two pixels a step while both are transparent.
+        let words = UnsafeRawPointer(rgba)
+        while i < count {
+            if i + 1 < count, words.loadUnaligned(fromByteOffset: i * 4, as: UInt64.self) & alphaMask2 == 0 {
+                i += 2
+                continue
+            }
+            let p = rgba + i * 4
+            let a = Int32(p[3])
+            if a != 0 {
+                let (r, g, b) = (Int32(p[0]), Int32(p[1]), Int32(p[2]))
+                y[i] = blend(y[i], c.y(r, g, b), a)
+                cb[i] = blend(cb[i], c.cb(r, g, b), a)
+                cr[i] = blend(cr[i], c.cr(r, g, b), a)
+                covered += 1
+            }
+            i += 1
+        }
+        return covered
+    }
+
+    /// The alpha bytes of two RGBA pixels read as one little-endian word.
+    static let alphaMask2: UInt64 = 0xFF00_0000_FF00_0000
+
+    static func composite420(_ rgba: UnsafePointer<UInt8>, width: Int, height: Int, y: UnsafeMutablePointer<UInt8>,
+                             cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>, chromaWidth: Int,
+                             _ c: YCbCrConversion) -> Int {
+        var covered = 0
+        let raw = UnsafeRawPointer(rgba)
+        for by in stride(from: 0, to: height, by: 2) {
+            let rows = by + 1 < height ? 2 : 1
+            for bx in stride(from: 0, to: width, by: 2) {
+                let cols = bx + 1 < width ? 2 : 1
+                if rows == 2 && cols == 2 {
+                    let top = raw.loadUnaligned(fromByteOffset: (by * width + bx) * 4, as: UInt64.self)
+                    let bottom = raw.loadUnaligned(fromByteOffset: ((by + 1) * width + bx) * 4, as: UInt64.self)
+                    if (top | bottom) & alphaMask2 == 0 { continue }
+                }
+                // Luma per pixel; the block's straight colour and alpha summed for chroma.
+                var sr: Int32 = 0, sg: Int32 = 0, sb: Int32 = 0, sa: Int32 = 0
+                for dy in 0..<rows {
+                    for dx in 0..<cols {
+                        let i = (by + dy) * width + bx + dx
+                        let p = rgba + i * 4
+                        let a = Int32(p[3])
+                        guard a != 0 else { continue }
+                        let (r, g, b) = (Int32(p[0]), Int32(p[1]), Int32(p[2]))
+                        y[i] = blend(y[i], c.y(r, g, b), a)
+                        sr &+= r; sg &+= g; sb &+= b; sa &+= a
+                        covered += 1
+                    }
+                }
+                let n = Int32(rows * cols)
+                let a = sa / n
+                guard a != 0 else { continue }
+                // The average colour (transparent pixels count as black, as in the overlay's PNG).
+                let half = n / 2
+                let (r, g, b) = ((sr + half) / n, (sg + half) / n, (sb + half) / n)
+                let ci = (by / 2) * chromaWidth + bx / 2
+                cb[ci] = blend(cb[ci], c.cb(r, g, b), a)
+                cr[ci] = blend(cr[ci], c.cr(r, g, b), a)
+            }
+        }
+        return covered
+    }
+}

@@ -1,0 +1,47 @@
+/// The frames in which a scene shows anything: from the first stamp's birth to the last
+/// stamp's death (docs/reference.md §3, §9). Outside them the sketch is empty, and a bake passes the
+/// video's frames through without drawing.
+public struct SceneSpan: Sendable, Equatable {
+    /// The first frame with a live stamp; nil when the scene has no stamps.
+    public var firstFrame: Int?
+    /// The last frame with a live stamp or a stamp still to be born; nil when stamps never
+    /// die (maxAge 0) and some are born at all (then: the last birth, see `lastBirth`).
+    public var lastLiveFrame: Int?
+    /// The frame of the last birth.
+    public var lastBirth: Int?
+    public var stampsNeverDie: Bool
+
+    public init(scene: Scene) {
+        let maxAge = scene.effects.maxAge
+        stampsNeverDie = maxAge <= 0
+        var first: Float = .infinity, lastBirth: Float = -.infinity, lastDeath: Float = -.infinity
+        for batch in scene.batches {
+            for p in batch.stamps {
+                // Age at frame 0 is −birth; a stamp already aged at frame 0 was born then.
+                let birth = max(0, (-p.age).rounded(.up))
+                if maxAge > 0 {
+                    // Dead from the first frame whose age reaches maxAge: frame ≥ maxAge − age.
+                    let death = (maxAge - p.age).rounded(.up)
+                    guard death > 0, death > birth else { continue }
+                    lastDeath = max(lastDeath, death - 1)
+                }
+                first = min(first, birth)
+                lastBirth = max(lastBirth, birth)
+            }
+        }
+        firstFrame = first.isFinite ? Int(first) : nil
+        self.lastBirth = lastBirth.isFinite ? Int(lastBirth) : nil
+        lastLiveFrame = maxAge > 0 ? (lastDeath.isFinite ? Int(lastDeath) : nil) : self.lastBirth
+    }
+
+    /// Whether frame `n` may show a stamp.
+    public func mayDraw(frame n: Int) -> Bool {
+        guard let firstFrame, n >= firstFrame else { return false }
+        guard let lastLiveFrame else { return stampsNeverDie }
+        return stampsNeverDie || n <= lastLiveFrame
+    }
+
+    /// `--frames all`: frame 0 through the last frame where a stamp is alive or still to be
+    /// born (with maxAge 0: the last birth, after which the image no longer changes).
+    public var allFrames: ClosedRange<Int> { 0...max(0, lastLiveFrame ?? 0) }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A script baked into a video (docs/reference.md §11): frame n of the video is the background of the
+/// script's frame n. The sketch is drawn alone on a transparent canvas by the renderer
+/// (resident layers: a frame uploads only new stamps), read back, and composited on the CPU
+/// onto the frame's planes where it has coverage (`PlaneCompositor`): samples no stamp
+/// touches are written exactly as read.
+///
+/// Frames stream: one frame is read, composited and written while the renderer draws the
+/// next sketch on its own thread, so memory stays a few frames however long the video.
+public final class VideoBake: @unchecked Sendable {
+    public let scene: Scene
+    public let header: Y4MHeader
+    public let conversion: YCbCrConversion
+    public let settings: RenderSettings
+    public let renderer: Renderer
+    let span: SceneSpan
+    /// Where the last `run`'s time went, on the thread that reads, composites and writes.
+    public private(set) var timings = BakeTimings()
+
+    /// Loads `scriptPath` for a video with `header` (docs/reference.md §11): a script without a canvas
+    /// takes the video's size; a canvas of another size, a canvas background, or an `fps`
+    /// other than the video's rate is bad input naming both. `video` names the video.
+    public static func loadScene(script scriptPath: String, header: Y4MHeader, video: String) throws -> Scene {
+        try Scene(script: loadScript(script: scriptPath, header: header, video: video))
+    }
+
+    /// The script of `loadScene`, checked against the video, its fps the video's rate.
+    public static func loadScript(script scriptPath: String, header: Y4MHeader, video: String) throws -> Script {
+        var script = try Script.load(path: scriptPath,
+                                     defaultCanvas: CanvasSpec(width: header.width, height: header.height))
+        if script.canvasLocation != nil,
+           script.canvas.width != header.width || script.canvas.height != header.height {
+            throw InputError(file: scriptPath, location: script.canvas.sizeLocation,
+                             "the canvas is \(script.canvas.width)×\(script.canvas.height) but the video \(video) is "
+                             + "\(header.width)×\(header.height); leave \"canvas\" out to take the video's size")
+        }
+        if let at = script.canvas.backgroundLocation {
+            throw InputError(file: scriptPath, location: at,
+                             "a baked script has no canvas background: the video \(video) is the background")
+        }
+        if let at = script.fpsLocation {
+            if abs(script.fps - header.fps) > header.fps * 1e-4 {
+                throw InputError(file: scriptPath, location: at,
+                                 "fps \(formatRate(script.fps)) differs from the video's rate "
+                                 + "\(formatRate(header.fps)) (F\(header.rateNumerator):\(header.rateDenominator) in "
+                                 + "\(video)); leave \"fps\" out to take the video's")
+            }
+        }
+        // Touch times convert to frames at the video's exact rate.
+        script.fps = header.fps
+        return script
+    }
+
+    static func formatRate(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(format: "%.3f", v)
+    }
+
+    public init(scene: Scene, header: Y4MHeader, renderer: Renderer, matrix: ColorMatrix? = nil,
+                range: ColorRange? = nil, primitive: Primitive = .points) throws {
+        precondition(scene.canvas.width == header.width && scene.canvas.height == header.height)
+        self.scene = scene
+        self.header = header
+        self.renderer = renderer
+        conversion = YCbCrConversion(matrix: matrix ?? .default(forHeight: header.height),
+                                     range: range ?? header.colorRange ?? .limited)
+        settings = RenderSettings(effects: scene.effects, primitive: primitive)
+        span = SceneSpan(scene: scene)
+        try scene.checkFits(renderer.info)
+    }
+
+    /// Hooks called before the sketch of frame n is drawn (live events); may add layers.
+    public typealias BeforeFrame = @Sendable (Int) async throws -> [LayerID]
+
+    /// Reads every frame from `reader`, composites the sketch and writes it to `writer`.
+    /// `extraLayers`, called before each frame's sketch is drawn, returns layers drawn after
+    /// the script's (live strokes). `progress` gets the frames written so far. Returns the
+    /// number of frames. The writer is not finished: the caller does that, or abandons it.
+    public func run(reader: Y4MReader, writer: Y4MWriter, extraLayers: BeforeFrame? = nil,
+                    progress: (Int) -> Void = { _ in }) async throws -> Int {
+        let layers = try await scene.makeLayers(on: renderer)
+        let canvas = Canvas(width: header.width, height: header.height)
+        let (renderer, settings, span) = (self.renderer, self.settings, self.span)
+        func sketch(_ n: Int) -> Task<Image?, Error> {
+            Task {
+                let extra = try await extraLayers?(n) ?? []
+                guard span.mayDraw(frame: n) || !extra.isEmpty else { return nil }
+                return try await renderer.renderLayers(layers + extra, canvas: canvas, frame: n, settings: settings)
+            }
+        }
+        var frame = Y4MFrame(header: reader.header)
+        var n = 0
+        timings = BakeTimings()
+        var next = sketch(0)
+        var clock = DispatchTime.now().uptimeNanoseconds
+        func lap(_ phase: WritableKeyPath<BakeTimings, Double>) {
+            let t = DispatchTime.now().uptimeNanoseconds
+            timings[keyPath: phase] += Double(t - clock) / 1e9
+            clock = t
+        }
+        do {
+            while try reader.read(into: &frame) {
+                lap(\.read)
+                let image = try await next.value
+                lap(\.waitingForRenderer)
+                next = sketch(n + 1)
+                if let image { PlaneCompositor.composite(image, over: &frame, conversion: conversion) }
+                lap(\.composite)
+                try writer.write(frame)
+                lap(\.write)
+                n += 1
+                timings.frames = n
+                progress(n)
+            }
+        } catch {
+            // The next sketch may be drawing: let it finish before the error ends the process
+            // (exiting while the render thread is inside the driver can crash in its teardown).
+            _ = try? await next.value
+            throw error
+        }
+        _ = try? await next.value
+        return n
+    }
+}

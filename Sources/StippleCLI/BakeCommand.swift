@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Stipple
+
+struct BakeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bake",
+        abstract: "Composite a script's sketch over every frame of a video (docs/reference.md §11).",
+        discussion: """
+            Frame n of the video is the background of the script's frame n; the output has the \
+            input's header and as many frames. IN and OUT are YUV4MPEG2 (y4m) files or - (stdin, \
+            stdout); .mp4, .mov, .mkv, .webm and .gif go through ffmpeg, which must be on PATH. \
+            Samples no stamp touches are written exactly as read. A script without "canvas" takes \
+            the video's size. See docs/video.md.
+            Examples:
+              stipple bake sketch.json --video in.y4m -o out.y4m
+              ffmpeg -i in.mp4 -f yuv4mpegpipe - | stipple bake sketch.json --video - -o - | ffmpeg -i - out.mp4
+              stipple bake sketch.json --video in.mp4 -o out.mp4 --matrix bt709
+            """)
+
+    @Argument(help: "The JSON script to draw over the video (docs/reference.md §9).")
+    var script: String
+
+    @Option(help: "The input video: a y4m file, - for stdin, or a container ffmpeg reads (.mp4, .mov, .mkv, .webm).")
+    var video: String
+
+    @Option(name: .shortAndLong, help: "The output video: a y4m file, - for stdout, or .mp4/.mov/.mkv/.webm/.gif through ffmpeg.")
+    var output: String
+
+    @Option(help: "The Y'CbCr matrix: bt601 or bt709 (default: bt709 for 720 rows and up, bt601 below).")
+    var matrix: ColorMatrix?
+
+    @Option(help: "The sample range: limited or full (default: the header's XCOLORRANGE, else limited).")
+    var range: ColorRange?
+
+    @Option(help: "Touch events as JSON lines, read while frames stream (a file, a FIFO, or - for stdin); see docs/video.md.")
+    var events: String?
+
+    @Option(help: "Draw stamps as point sprites (default) or quads.")
+    var primitive: Primitive = .points
+
+    func validate() throws {
+        if video == "-" && events == "-" { throw ValidationError("Please give --video - or --events -, not both: stdin is one stream.") }
+    }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)  // a closed pipe is an error with a message, not a silent death
+        if output != "-" { try checkOutput(output, notAnyOf: [script, video] + (events.map { [$0] } ?? []),
+                                           inputsAre: "an input of this bake") }
+        let input = try VideoInput(path: video)
+        let header = input.reader.header
+        let output: VideoOutput
+        do {
+            let loaded = try VideoBake.loadScript(script: script, header: header, video: video == "-" ? "on stdin" : video)
+            let scene = try Scene(script: loaded)
+            if self.output != "-" { try checkOutput(self.output, notAnyOf: scene.inputFiles) }
+            // A file of events is read and checked before EGL is opened.
+            let stream = try events.map { try EventStream(path: $0, brushes: Set(loaded.brushes.keys)) }
+            let renderer = try makeRenderer()
+            let bake = try VideoBake(scene: scene, header: header, renderer: renderer, matrix: matrix, range: range,
+                                     primitive: primitive)
+            let live = try stream.map { try LiveStrokes(events: $0, script: loaded, renderer: renderer) }
+            output = try VideoOutput(path: self.output, header: header, conversion: bake.conversion,
+                                     audioFrom: FFmpegProcess.isContainer(video) ? video : nil)
+            let progress = BakeProgress(total: knownFrameCount(header), label: "baked")
+            let frames: Int
+            do {
+                var extra: VideoBake.BeforeFrame?
+                if let live { extra = { n in try await live.layers(beforeFrame: n) } }
+                frames = try await bake.run(reader: input.reader, writer: output.writer, extraLayers: extra,
+                                            progress: { progress.update($0) })
+                try input.finish()
+                try output.finish()
+            } catch {
+                output.abandon()
+                throw input.explain(output.explain(error))
+            }
+            let c = bake.conversion
+            progress.finish(frames: frames, detail: "\(header.width)×\(header.height) "
+                            + "\(header.chroma == .yuv444 ? "4:4:4" : "4:2:0") \(c.matrix.rawValue) \(c.range.rawValue) → "
+                            + (self.output == "-" ? "stdout" : self.output))
+        } catch {
+            input.abandon()
+            throw error
+        }
+    }
+
+    private func knownFrameCount(_ header: Y4MHeader) -> Int? {
+        guard video != "-", !FFmpegProcess.isContainer(video),
+              let size = (try? FileManager.default.attributesOfItem(atPath: video))?[.size] as? Int else { return nil }
+        return BakeProgress.frameCount(fileSize: size, headerLength: header.line.utf8.count, frameSize: header.frameSize)
+    }
+}
+
+extension ColorMatrix: ExpressibleByArgument {}
+extension ColorRange: ExpressibleByArgument {}

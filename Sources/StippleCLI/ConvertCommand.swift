@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Stipple
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert stamps between .json and .sketchpoints files.",
+        discussion: """
+            A .json stamps file is an array of [x, y, radius, age, dissolveAngle, r, g, b, a] \
+            (a script's inline stamps, docs/reference.md §2); a .sketchpoints file holds the same nine \
+            numbers as little-endian 32-bit floats, 36 bytes a stamp. Every stamp is checked \
+            as a script's are; errors name the line and column (or byte offset).
+            Examples:
+              stipple convert burst.json -o burst.sketchpoints
+              stipple convert burst.sketchpoints -o burst.json
+            """)
+
+    @Argument(help: "The stamps to read: .json or .sketchpoints.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The file to write: .sketchpoints or .json.")
+    var output: String
+
+    func run() throws {
+        let from = try OutputKind.forStamps(input, role: "read")
+        try checkOutput(output, notAnyOf: [input], inputsAre: "the file being converted")
+        let to = try OutputKind.forStamps(output)
+        let stamps = from == .stampsJSON ? try StampsJSON.read(path: input) : try SketchPointsFile.read(path: input)
+        try writeStamps(stamps, as: to, to: output)
+        note("\(output): \(stamps.count) stamps from \(input) (\(describeSize(of: output)))")
+    }
+}
+
+struct BrushCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "brush",
+        abstract: "Write a built-in brush as a PNG (white, coverage in alpha).",
+        discussion: """
+            The PNG reads back as the same brush: a script's brush file uses its alpha as \
+            coverage. Start a brush of your own from it.
+            Examples:
+              stipple brush soft-round --size 64 -o soft.png
+            """)
+
+    @Argument(help: "The built-in brush: \(Brush.Builtin.allCases.map(\.rawValue).joined(separator: " or ")).")
+    var name: Brush.Builtin
+
+    @Option(help: "Texels a side.")
+    var size: Int = Brush.defaultBuiltinSize
+
+    @Option(name: .shortAndLong, help: "The PNG to write.")
+    var output: String
+
+    func validate() throws {
+        if !(1...4096).contains(size) { throw ValidationError("Please give --size from 1 to 4096 (got \(size)).") }
+    }
+
+    func run() throws {
+        try checkOutput(output, notAnyOf: [])
+        guard OutputKind.pathExtension(output) == "png" else {
+            throw InputError(file: output, "brush writes .png images; give -o a path ending in .png")
+        }
+        let brush = Brush.builtin(name, size: size)
+        var pixels = [UInt8](repeating: 0, count: size * size * 4)
+        for (i, c) in brush.coverage.enumerated() where c > 0 {
+            pixels[i * 4] = 255; pixels[i * 4 + 1] = 255; pixels[i * 4 + 2] = 255; pixels[i * 4 + 3] = c
+        }
+        try Image(width: size, height: size, pixels: pixels).writePNG(to: output)
+        note("\(output): \(name.rawValue) brush, \(size)×\(size)")
+    }
+}
+
+extension Brush.Builtin: ExpressibleByArgument {}

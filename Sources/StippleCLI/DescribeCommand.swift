@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Stipple
+
+struct DescribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract: "Tell what a script draws and which frames show it (how long it runs).",
+        discussion: """
+            Reads and checks the script (nothing is rendered) and prints its canvas, brushes, \
+            stamps, and the first and last frames that show a stamp, with the render command \
+            for all of them. With maxAge 0 stamps never die: the last frame is then the one \
+            from which the canvas stops changing.
+            Examples:
+              stipple describe demo.json
+              stipple describe demo.json --json
+            """)
+
+    @Argument(help: "The JSON script (docs/reference.md §9).")
+    var script: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let scene = try Scene.load(path: script)
+        let t = scene.timeline
+        let fps = scene.fps, maxAge = scene.effects.maxAge
+        let frames = t.liveFrames
+        let brushes = Set(scene.batches.map(\.brushKey)).count
+        if json {
+            var object: [String: Any] = [
+                "script": script, "width": scene.canvas.width, "height": scene.canvas.height,
+                "fps": fps, "maxAge": Double(maxAge), "stamps": t.stamps, "draws": scene.batches.count,
+                "brushes": brushes, "settledFrame": t.settledFrame,
+            ]
+            if let frames {
+                object["firstFrame"] = frames.lowerBound
+                object["lastFrame"] = frames.upperBound
+                object["frames"] = frames.count
+                object["seconds"] = Double(frames.upperBound + 1) / fps
+            }
+            print(try jsonText(object))
+            return
+        }
+        var lines: [(String, String)] = [
+            ("script", script),
+            ("canvas", "\(scene.canvas.width)×\(scene.canvas.height)"),
+            ("fps", number(fps)),
+            ("maxAge", maxAge > 0 ? "\(number(Double(maxAge))) frames" : "0 (stamps never age or die)"),
+            ("stamps", "\(t.stamps) in \(scene.batches.count) draw\(scene.batches.count == 1 ? "" : "s"), "
+                + "\(brushes) brush\(brushes == 1 ? "" : "es")"),
+        ]
+        if let frames {
+            let end = t.lastFrame != nil ? "the last stamp's last frame" : "nothing changes after it"
+            lines.append(("first frame", "\(frames.lowerBound) (the first stamp is born)"))
+            lines.append(("last frame", "\(frames.upperBound) (\(end))"))
+            lines.append(("length", "\(frames.upperBound + 1) frames from 0, \(number(Double(frames.upperBound + 1) / fps)) s at \(number(fps)) fps"))
+            lines.append(("render all", "stipple render \(script) -o frames/ --frames 0...\(frames.upperBound)"))
+        } else {
+            lines.append(("frames", "none shows a stamp"))
+        }
+        let width = lines.map(\.0.count).max() ?? 0
+        for (k, v) in lines { print(k.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + v) }
+    }
+
+    private func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.2f", v)
+    }
+}
+
+/// Pretty JSON with sorted keys and `/` left as is (JSONSerialization escapes it by default).
+func jsonText(_ object: Any) throws -> String {
+    let data = try JSONSerialization.data(withJSONObject: object,
+                                          options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    return String(decoding: data, as: UTF8.self)
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Stipple
+
+/// `--frames A...B` or `--frames all`.
+enum FrameSelection: ExpressibleByArgument, Sendable {
+    case range(FrameRange)
+    /// Frame 0 to the last frame where any stamp is alive or still to be born (`SceneSpan`).
+    case all
+
+    init?(argument: String) {
+        guard let selection = try? FrameSelection.parse(argument) else { return nil }
+        self = selection
+    }
+
+    /// `all`, or `A...B` with the range's own message when it is malformed.
+    static func parse(_ argument: String) throws -> FrameSelection {
+        argument == "all" ? .all : .range(try FrameRange.parse(argument))
+    }
+
+    func resolve(_ scene: Scene) -> FrameRange {
+        switch self {
+        case let .range(r): return r
+        case .all:
+            let frames = SceneSpan(scene: scene).allFrames
+            return FrameRange(lower: frames.lowerBound, upper: frames.upperBound)
+        }
+    }
+
+    static var defaultValueDescription: String { "A...B|all" }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Stipple
+import StippleGolden
+
+extension TestCommand {
+    func runSuite(_ dir: String) async throws {
+        let suite = try GoldenSuite.discover(directory: dir, primitive: primitive)
+        guard !suite.cases.isEmpty else {
+            throw InputError(file: dir, "no test scripts (*.json) in this folder: nothing was tested, which is not a pass")
+        }
+        var cases = suite.cases
+        if !filter.isEmpty {
+            cases = cases.filter { CasePattern.matchesAny($0.name, filter) }
+            guard !cases.isEmpty else {
+                let names = suite.cases.prefix(6).map(\.name).joined(separator: ", ")
+                throw InputError(file: dir, "--filter \(filter.joined(separator: " ")) matches none of the "
+                                 + "\(suite.cases.count) cases (\(names)\(suite.cases.count > 6 ? ", …" : "")): nothing was tested")
+            }
+        }
+        let shard = self.shard.flatMap(Shard.init)
+        if let shard {
+            let all = cases
+            cases = all.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+            guard !cases.isEmpty else {
+                throw InputError(file: dir, "shard \(shard) selects none of the \(all.count) cases: nothing was tested")
+            }
+        }
+        let env = ProcessInfo.processInfo.environment
+        let goldenDir = golden ?? suite.defaultGoldenDirectory
+        let accept = acceptCommandMaker(dir: dir, goldenDir: goldenDir)
+        let options = GoldenRunner.Options(
+            goldenDirectory: goldenDir, outputDirectory: outputDirectory,
+            jobs: jobs, record: record, keepDiffs: keepDiffs, isCI: GoldenCheck.isCI(env),
+            platform: try EGLPlatform.fromEnvironment(env), acceptCommand: accept)
+        for path in [json, junit].compactMap({ $0 }) {
+            try checkOutput(path, notAnyOf: cases.map(\.scriptPath), inputsAre: "a test script")
+        }
+        let jobs = max(1, min(self.jobs, cases.count))
+        let result = try await GoldenRunner(options: options).run(cases, shard: shard, started: { driver in
+            print(GoldenConsole.header(driver, cases: cases.count, of: suite.cases.count, shard: shard, jobs: jobs))
+        }, progress: { print(GoldenConsole.line($0)) })
+        print(GoldenConsole.summary(result, notRun: suite.cases.count - cases.count))
+        for line in GoldenConsole.staleTolerances(result) { print(line) }
+        try writeReports(result, suiteName: nil)
+        if result.cases.contains(where: \.isFailure) { throw ExitCode(ExitStatus.differs) }
+    }
+
+    /// With --json: `stipple test --accept REPORT [--golden G] NAME` (works from a CI artifact);
+    /// without: `stipple test DIR [--golden G] --filter NAME --record failed`.
+    func acceptCommandMaker(dir: String, goldenDir: String) -> @Sendable (GoldenCaseResult) -> String? {
+        let json = self.json, golden = self.golden, output = self.output
+        return { r in
+            let w = TestCommand.shellWord
+            let g = golden.map { " --golden \(w($0))" } ?? ""
+            if let json {
+                return "stipple test --accept \(w(json))\(g)\(output.map { " --output \(w($0))" } ?? "") \(w(r.name))"
+            }
+            return "stipple test \(w(dir))\(g) --filter \(w(r.name)) --record failed"
+        }
+    }
+
+    func merge() throws {
+        let reports = try mergeReports.map { (path: $0, report: try GoldenRunReport.load(path: $0)) }
+        let merged = try GoldenRunReport.merge(reports)
+        print(GoldenConsole.header(merged.driver, cases: merged.cases.count, of: merged.cases.count, shard: nil, jobs: 1)
+            .split(separator: "\n")[0])
+        print("merged \(reports.count) report\(reports.count == 1 ? "" : "s")")
+        for c in merged.cases { print(GoldenConsole.line(c)) }
+        print(GoldenConsole.summary(merged))
+        for line in GoldenConsole.staleTolerances(merged) { print(line) }
+        try writeReports(merged, suiteName: nil)
+        if merged.cases.contains(where: \.isFailure) { throw ExitCode(ExitStatus.differs) }
+    }
+
+    func acceptReport(_ path: String) throws {
+        let report = try GoldenRunReport.load(path: path)
+        let accept = GoldenAccept(report: report, reportPath: path, goldenDirectory: golden, outputDirectory: output, add: add)
+        let steps = try accept.plan(arguments)
+        guard !steps.isEmpty else {
+            print("nothing to accept: \(path) has no failed, missing or no-golden-for-driver case")
+            return
+        }
+        try accept.apply(steps)
+        for s in steps { print(GoldenAccept.line(s)) }
+        print("accepted \(steps.count) golden\(steps.count == 1 ? "" : "s") for \(report.driver.shortName)")
+    }
+
+    func writeReports(_ result: GoldenRunReport, suiteName: String?) throws {
+        if let json { try result.writeJSON(to: json) }
+        if let junit { try JUnitReport.write(result, to: junit, suiteName: suiteName) }
+        if let report {
+            try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
+            try HTMLReport.write(report: result, to: report)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Stipple
+import XCTest
+
+/// The small commands a first hour needs: `describe` (how long a script runs), `convert`
+/// (JSON stamps ⇄ .sketchpoints), `brush` (a built-in brush as a PNG), and `info`'s version.
+final class CLIToolsTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = try TestSupport.temporaryDirectory(self, "cli-tools")
+    }
+
+    private func write(_ name: String, _ text: String) throws {
+        try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    func testDescribeGivesTheFirstAndLastFrames() throws {
+        // Born at 2 and at 7 (age −6.5 → first frame with age ≥ 0 is 7); maxAge 10: the second
+        // dies at frame 17 (age 10.5 ≥ 10 from frame 17: 16 + (−6.5) = 9.5 is still live).
+        try write("s.json", """
+            { "canvas": { "width": 32, "height": 24 }, "fps": 10, "maxAge": 10,
+              "brushes": { "dot": { "builtin": "hard-round" } },
+              "draw": [ { "brush": "dot", "stamps": [[8, 8, 4, -2, 0, 1, 0, 0, 1], [20, 12, 5, -6.5, 0, 0, 1, 0, 1]] } ] }
+            """)
+        let run = try TestSupport.stipple(["describe", "s.json"], in: dir)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("first frame  2 "), run.stdout)
+        XCTAssertTrue(run.stdout.contains("last frame   16 "), run.stdout)
+        XCTAssertTrue(run.stdout.contains("stipple render s.json -o frames/ --frames 0...16"), run.stdout)
+        let json = try TestSupport.stipple(["describe", "s.json", "--json"], in: dir)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["firstFrame"] as? Int, 2)
+        XCTAssertEqual(object["lastFrame"] as? Int, 16)
+        XCTAssertEqual(object["stamps"] as? Int, 2)
+        XCTAssertEqual(object["seconds"] as? Double, 1.7)
+        // Frame 16 shows a stamp and frame 17 none: describe's frames are the ones that matter.
+        let live16 = try TestSupport.stipple(["stamps", "s.json", "--frame", "16", "-o", "a.json"], in: dir)
+        XCTAssertTrue(live16.stderr.contains(": 1 stamps at frame 16"), live16.stderr)
+        let live17 = try TestSupport.stipple(["stamps", "s.json", "--frame", "17", "-o", "b.json"], in: dir)
+        XCTAssertTrue(live17.stderr.contains(": 0 stamps at frame 17"), live17.stderr)
+    }
+
+    func testDescribeOfStampsThatNeverDie() throws {
+        try write("s.json", """
+            { "canvas": { "width": 8, "height": 8 }, "brushes": { "dot": { "builtin": "hard-round" } },
+              "draw": [ { "brush": "dot", "stamps": [[4, 4, 2, -3, 0, 1, 0, 0, 1]] } ] }
+            """)
+        let run = try TestSupport.stipple(["describe", "s.json"], in: dir)
+        XCTAssertTrue(run.stdout.contains("last frame   3 (nothing changes after it)"), run.stdout)
+    }
+
+    func testConvertChecksJSONStampsWhereTheyAreWrong() throws {
+        try write("bad.json", "[\n  [1, 2, 3, 0, 0, 1, 1, 1, 1],\n  [1, 2, -3, 0, 0, 1, 1, 1, 1]\n]\n")
+        let run = try TestSupport.stipple(["convert", "bad.json", "-o", "out.sketchpoints"], in: dir)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stderr, "stipple: error: bad.json:3:10: negative radius -3 in stamp 2, expected 0 or more\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.sketchpoints").path))
+        let same = try TestSupport.stipple(["convert", "bad.json", "-o", "bad.json"], in: dir)
+        XCTAssertEqual(same.status, 2)
+        XCTAssertTrue(same.stderr.contains("refusing to overwrite the file being converted"), same.stderr)
+    }
+
+    /// An exported brush draws exactly as the built-in one: the PNG's alpha is its coverage.
+    func testAnExportedBrushDrawsLikeTheBuiltIn() throws {
+        let export = try TestSupport.stipple(["brush", "soft-round", "--size", "32", "-o", "soft.png"], in: dir)
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertEqual(export.stderr, "soft.png: soft-round brush, 32×32\n")
+        for (name, brush) in [("file", "\"soft.png\""), ("builtin", #"{ "builtin": "soft-round", "size": 32 }"#)] {
+            try write("\(name).json", """
+                { "canvas": { "width": 48, "height": 32, "background": "#202020" },
+                  "brushes": { "b": \(brush) },
+                  "draw": [ { "brush": "b", "stamps": [[16, 16, 12, 0, 0, 1, 0.5, 0, 0.8], [30, 14, 9, 0, 0, 0, 0.5, 1, 1]] } ] }
+                """)
+            XCTAssertEqual(try TestSupport.stipple(["render", "\(name).json", "-o", "\(name).png"], in: dir).status, 0)
+        }
+        let a = try PNGFile.read(path: dir.appendingPathComponent("file.png").path).image
+        let b = try PNGFile.read(path: dir.appendingPathComponent("builtin.png").path).image
+        XCTAssertEqual(a, b)
+        let bad = try TestSupport.stipple(["brush", "fuzzy", "-o", "x.png"], in: dir)
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("fuzzy"), bad.stderr)
+    }
+
+    func testInfoHasAVersionAndJSONKeepsSlashes() throws {
+        let text = try TestSupport.stipple(["info"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.hasPrefix("stipple           \(StippleVersion.string)\n"), text.stdout)
+        XCTAssertTrue(text.stdout.range(of: #"llvmpipe threads  \d+ "#, options: .regularExpression) != nil, text.stdout)
+        let json = try TestSupport.stipple(["info", "--json"])
+        XCTAssertFalse(json.stdout.contains("\\/"), json.stdout)
+        XCTAssertTrue(json.stdout.contains("Mesa/X.org") || !json.stdout.contains("Mesa"), json.stdout)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["version"] as? String, StippleVersion.string)
+        XCTAssertNotNil(object["llvmpipeThreads"] as? Int)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import XCTest
+
+/// Issue 11's acceptance through a separate SwiftPM package that depends on Stipple by path
+/// (Fixtures/consumer-package), built and tested with `swift test` as a user would: two calls
+/// in one test, a parameterized test, a duplicate name, the record modes, two accepted goldens,
+/// a nondeterministic case, an over-loose tolerance.
+///
+/// The package is copied to .build-consumer/package (two folders below the root, so its
+/// "../.." is Stipple) and built in .build-consumer/scratch, kept between runs: the first
+/// `swift test` ever builds Stipple once more (about 100 s on two cores), later ones only
+/// check it (about 15 s). The first step runs `swift test`, as a user would; the others run
+/// the test bundle it built directly (`--testing-library swift-testing`), each in a second.
+/// Skipped when `swift` is not on PATH, or with STIPPLE_SKIP_CONSUMER_PACKAGE=1.
+final class ConsumerPackageTests: XCTestCase {
+    let root = TestSupport.packageRoot
+    private var builtOnce = false
+    var work: URL { root.appendingPathComponent(".build-consumer") }
+    var package: URL { work.appendingPathComponent("package") }
+    var goldens: URL { package.appendingPathComponent("Tests/ConsumerTests/__Goldens__/ConsumerGoldenTests") }
+
+    func testConsumerPackageGoldens() throws {
+        if ProcessInfo.processInfo.environment["STIPPLE_SKIP_CONSUMER_PACKAGE"] == "1" {
+            throw XCTSkip("STIPPLE_SKIP_CONSUMER_PACKAGE=1")
+        }
+        guard let swift = Self.onPath("swift") else {
+            throw XCTSkip("`swift` is not on PATH: the consumer package (Fixtures/consumer-package) cannot be built")
+        }
+        try prepare()
+        let started = Date()
+
+        // 1. Fresh: every golden recorded, named after the test and the call's order, one per argument.
+        var run = try swiftTest(swift, [:])
+        XCTAssertEqual(run.status, 0, String(run.stdout.suffix(4000)) + String(run.stderr.suffix(2000)))
+        print(String(format: "consumer package: first swift test (build included) %.1f s", Date().timeIntervalSince(started)))
+        let names = ["flaky-case", "look", "loose", "sizes-4.1", "sizes-7.1", "twoCalls.1", "twoCalls.2"]
+        let d = try driver()
+        XCTAssertEqual(try files(), names.map { "\($0).\(d).points.png" }.sorted(), "under __Goldens__/ConsumerGoldenTests/")
+        let recorded = try bytes()
+
+        // 2. never, with a duplicate name and a nondeterministic case: both refused, nothing rewritten.
+        let t2 = Date()
+        run = try swiftTest(swift, ["STIPPLE_RECORD": "never", "CONSUMER_DUPLICATE": "1",
+                                    "STIPPLE_TEST_NONDETERMINISTIC": "flaky-case"])
+        print(String(format: "consumer package: a later run of the built tests %.1f s", Date().timeIntervalSince(t2)))
+        let out = run.stdout + run.stderr
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(out.contains("two checks resolve to one golden"), out)
+        XCTAssertTrue(out.contains("the first at ConsumerGoldenTests.swift:47:23 in duplicate(), this one at "
+                                   + "ConsumerGoldenTests.swift:49:23 in duplicate()"), out)
+        XCTAssertTrue(out.contains("FLAKY flaky-case: two renders of the case differ"), out)
+        XCTAssertTrue(out.contains("tolerance K 60, P 20 is looser than this run needed; tight: K 0"), out)
+        var now = try bytes()
+        XCTAssertEqual(now["same.\(d).points.png"], recorded["twoCalls.1.\(d).points.png"],
+                       "the first call's image (x 8) was kept; the duplicate (x 20, record all) wrote nothing")
+        now["same.\(d).points.png"] = nil
+        XCTAssertEqual(now, recorded, "never rewrites nothing")
+
+        // 3. failed, for one golden by name: only it is rewritten; the others fail, saying how to accept each.
+        run = try swiftTest(swift, ["CONSUMER_SHIFT": "1", "STIPPLE_RECORD": "failed", "STIPPLE_RECORD_FILTER": "twoCalls.1"])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue((run.stdout + run.stderr).contains("RECORDED twoCalls.1: recorded (golden changed"), run.stdout)
+        XCTAssertTrue((run.stdout + run.stderr).contains("STIPPLE_RECORD=failed STIPPLE_RECORD_FILTER='twoCalls.2'"), run.stdout)
+        now = try bytes()
+        for (file, data) in recorded {
+            XCTAssertEqual(now[file] != data, file.hasPrefix("twoCalls.1."), file)
+        }
+
+        // 4. all: every image that changed is written; then the run passes.
+        run = try swiftTest(swift, ["CONSUMER_SHIFT": "1", "STIPPLE_RECORD": "all"])
+        XCTAssertEqual(run.status, 0, String(run.stdout.suffix(3000)))
+        now = try bytes()
+        for file in recorded.keys { XCTAssertNotEqual(now[file], recorded[file], file) }
+
+        // 5. Two accepted goldens: the unshifted look back as the first, the shifted one as ~2; either passes.
+        let first = goldens.appendingPathComponent("look.\(d).points.png")
+        try FileManager.default.moveItem(at: first, to: goldens.appendingPathComponent("look.\(d).points~2.png"))
+        try recorded["look.\(d).points.png"]!.write(to: first)
+        for shift in ["0", "1"] {
+            run = try swiftTest(swift, ["CONSUMER_SHIFT": shift, "STIPPLE_RECORD": "never"], filter: "look")
+            XCTAssertEqual(run.status, 0, "shift \(shift): " + String(run.stdout.suffix(3000)))
+        }
+        print(String(format: "consumer package: swift test and 5 runs of its tests, %.1f s in all", Date().timeIntervalSince(started)))
+    }
+
+    // MARK: Helpers
+
+    /// Copies the package's files where they differ (unchanged sources keep their build), and
+    /// removes goldens a previous run left.
+    private func prepare() throws {
+        let fm = FileManager.default
+        let source = root.appendingPathComponent("Fixtures/consumer-package")
+        try? fm.removeItem(at: package.appendingPathComponent("Tests/ConsumerTests/__Goldens__"))
+        for rel in ["Package.swift", "Tests/ConsumerTests/ConsumerGoldenTests.swift"] {
+            let from = source.appendingPathComponent(rel), to = package.appendingPathComponent(rel)
+            let data = try Data(contentsOf: from)
+            if (try? Data(contentsOf: to)) != data {
+                try fm.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: to)
+            }
+        }
+        // The same pins as Stipple's own build, so nothing needs resolving anew.
+        let resolved = root.appendingPathComponent("Package.resolved")
+        if fm.fileExists(atPath: resolved.path), !fm.fileExists(atPath: package.appendingPathComponent("Package.resolved").path) {
+            try fm.copyItem(at: resolved, to: package.appendingPathComponent("Package.resolved"))
+        }
+    }
+
+    /// `swift test` the first time; then the test bundle that built, run directly.
+    private func swiftTest(_ swift: String, _ env: [String: String], filter: String? = nil) throws -> TestSupport.Run {
+        let process = Process()
+        let scratch = work.appendingPathComponent("scratch")
+        let bundle = scratch.appendingPathComponent("debug/StippleConsumerPackageTests.xctest")
+        if builtOnce && FileManager.default.isExecutableFile(atPath: bundle.path) {
+            process.executableURL = bundle
+            process.arguments = ["--testing-library", "swift-testing"] + (filter.map { ["--filter", $0] } ?? [])
+            process.currentDirectoryURL = package
+        } else {
+            process.executableURL = URL(fileURLWithPath: swift)
+            process.arguments = ["test", "--package-path", package.path, "--scratch-path", scratch.path]
+                + (filter.map { ["--filter", $0] } ?? [])
+            builtOnce = true
+        }
+        var environment = ProcessInfo.processInfo.environment
+        for k in ["STIPPLE_RECORD", "STIPPLE_RECORD_FILTER", "STIPPLE_TEST_NONDETERMINISTIC", "CONSUMER_SHIFT", "CONSUMER_DUPLICATE"] {
+            environment[k] = nil
+        }
+        environment["CI"] = "false"
+        environment["NO_COLOR"] = "1"
+        environment["STIPPLE_TEST_OUTPUT"] = work.appendingPathComponent("out").path
+        for (k, v) in env { environment[k] = v }
+        process.environment = environment
+        let outURL = work.appendingPathComponent("swift-test.out"), errURL = work.appendingPathComponent("swift-test.err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(1200)
+        while process.isRunning && Date() < deadline { usleep(100_000) }
+        if process.isRunning { process.terminate(); process.waitUntilExit(); XCTFail("swift test took over 20 minutes") }
+        return TestSupport.Run(status: process.terminationStatus,
+                               stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                               stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    private func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: goldens.path).sorted() }
+
+    private func bytes() throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        for f in try files() { out[f] = try Data(contentsOf: goldens.appendingPathComponent(f)) }
+        return out
+    }
+
+    /// The driver the goldens are named for (llvmpipe here; whatever EGL gives elsewhere).
+    private func driver() throws -> String {
+        try XCTUnwrap(files().first?.split(separator: ".").dropLast(2).last.map(String.init))
+    }
+
+    static func onPath(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
