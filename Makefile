@@ -66,8 +66,9 @@ bench: bench-deps build-release
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --chart $(OUT)/bench.svg | tee $(OUT)/bench.txt
 	@echo "Table: $(OUT)/bench.txt, chart: $(OUT)/bench.svg"
 
-# Drawing sessions at full size (docs/sessions.md): undo latency over 1 000 baked strokes,
-# 10 000 strokes at maxAge 0, a 4096×4096 save while 100 frames render.
+# Drawing sessions at full size (docs/sessions.md; not in `make bench`): undo latency over
+# 1 000 baked strokes, 3 000 frames of a long session, 10 000 strokes at maxAge 0, a
+# 4096×4096 save while 100 frames are drawn.
 bench-session: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario session --session-strokes 10000 | tee $(OUT)/bench-session.txt

@@ -23,7 +23,9 @@ public struct BenchConfig: Sendable, Codable {
         case session
     }
 
-    public var scenarios: [Scenario] = Scenario.allCases
+    /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);
+    /// `quick` runs every scenario.
+    public var scenarios: [Scenario] = Scenario.allCases.filter { $0 != .session }
     public var width = 1280
     public var height = 720
     public var stamps = 100_000
@@ -73,11 +75,12 @@ public struct BenchConfig: Sendable, Codable {
         c.warmup = 1
         c.reps = 3
         c.pairs = 3
-        c.sessionBakedStrokes = 40
-        c.sessionFrames = 200
-        c.sessionStrokes = 100
-        c.saveSide = 256
-        c.saveFrames = 5
+        c.scenarios = Scenario.allCases
+        c.sessionBakedStrokes = 20
+        c.sessionFrames = 120
+        c.sessionStrokes = 40
+        c.saveSide = 128
+        c.saveFrames = 3
         return c
     }
 }
