@@ -88,6 +88,15 @@ final class Framebuffer {
         Framebuffer.flipRows(readBuffer, into: &out, width: width, height: height)
     }
 
+    /// The canvas as premultiplied 8-bit RGBA in a new buffer, bottom row first (GL's order).
+    func readBottomUp(_ gl: GL) -> [UInt8] {
+        gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: buffer.baseAddress!)
+            count = width * height * 4
+        }
+    }
+
     static func flipRows(_ src: [UInt8], into dst: inout [UInt8], width: Int, height: Int) {
         let row = width * 4
         src.withUnsafeBytes { s in

@@ -91,6 +91,15 @@ final class GLDevice {
         return readback
     }
 
+    /// Reads a target back into a new buffer in GL's row order (bottom row first),
+    /// premultiplied: the least a render thread can do to hand pixels over.
+    func readBottomUp(_ target: Framebuffer) throws -> [UInt8] {
+        target.bind(gl)
+        let pixels = target.readBottomUp(gl)
+        try gl.checkError("reading back a \(target.width)×\(target.height) surface")
+        return pixels
+    }
+
     /// The last frame drawn, read back.
     func readFrame() throws -> [UInt8] {
         guard let t = frameTarget else { throw RenderError("no frame has been drawn") }

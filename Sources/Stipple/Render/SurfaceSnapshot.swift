@@ -1,19 +1,29 @@
-/// A backing layer's pixels as the render thread hands them over for a save: premultiplied,
-/// straight from the read-back, so the un-premultiplying (a pass over every pixel) runs on
-/// the saving thread, not the render thread.
+/// A backing layer's pixels as the render thread hands them over for a save: premultiplied
+/// and in GL's row order, straight from the read-back, so turning the rows and
+/// un-premultiplying (two passes over every pixel) run on the saving thread, not the
+/// render thread.
 struct SurfaceSnapshot: Sendable {
     var width: Int
     var height: Int
     var premultiplied: [UInt8]
+    /// True when the rows are bottom to top, as `glReadPixels` gives them.
+    var bottomUp = false
 
-    var image: Image { Image(width: width, height: height, premultiplied: premultiplied) }
+    var image: Image {
+        guard bottomUp else { return Image(width: width, height: height, premultiplied: premultiplied) }
+        var rows = [UInt8](repeating: 0, count: premultiplied.count)
+        Framebuffer.flipRows(premultiplied, into: &rows, width: width, height: height)
+        return Image(width: width, height: height, premultiplied: rows)
+    }
 }
 
 extension Renderer {
-    /// One read-back of a surface, premultiplied (`image(of:)` un-premultiplies on this thread).
+    /// One read-back of a surface, premultiplied and bottom-up: all the render thread does
+    /// for a save (`image(of:)` turns and un-premultiplies on this thread).
     func snapshot(of id: SurfaceID) throws -> SurfaceSnapshot {
         let target = try surface(id)
-        return SurfaceSnapshot(width: target.width, height: target.height, premultiplied: try device.read(target))
+        return SurfaceSnapshot(width: target.width, height: target.height,
+                               premultiplied: try device.readBottomUp(target), bottomUp: true)
     }
 }
 
