@@ -26,7 +26,7 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: "The folder of golden images (default: DIR/golden).")
     var golden: String?
 
-    @Option(help: "Renderers working side by side, each with its own thread and GL context.")
+    @Option(parsing: .unconditional, help: "Renderers working side by side, each with its own thread and GL context.")
     var jobs: Int = 1
 
     @Option(help: "Run only the K-th of N deterministic slices of the cases (K/N, round-robin).")
@@ -80,13 +80,20 @@ struct TestCommand: AsyncParsableCommand {
             goldenDirectory: golden ?? suite.defaultGoldenDirectory, outputDirectory: output,
             jobs: jobs, record: record, keepDiffs: keepDiffs, isCI: GoldenCheck.isCI(env),
             platform: try EGLPlatform.fromEnvironment(env))
+        // Reports never overwrite the suite's inputs: its scripts, its stipple-test.json, its goldens.
+        let suiteInputs = cases.map(\.scriptPath) + [(dir as NSString).appendingPathComponent(GoldenConfig.fileName)]
         for path in [json, junit].compactMap({ $0 }) {
-            try checkOutput(path, notAnyOf: cases.map(\.scriptPath), inputsAre: "a test script")
+            try checkOutput(path, notAnyOf: suiteInputs, inputsAre: "an input of the test suite")
+            if OutputFile.isInside(path, folder: options.goldenDirectory) {
+                throw InputError(file: path, "refusing to overwrite an input of the test suite (it is in the golden folder); choose another output path")
+            }
         }
+        try OutputFile.checkOwnedFolder(output, marker: ".stipple-test-output", option: "--output")
         let jobs = max(1, min(self.jobs, cases.count))
         let result = try await GoldenRunner(options: options).run(cases, shard: shard, started: { driver in
             print(GoldenConsole.header(driver, cases: cases.count, of: suite.cases.count, shard: shard, jobs: jobs))
         }, progress: { print(GoldenConsole.line($0)) })
+        OutputFile.markOwnedFolder(output, marker: ".stipple-test-output")
         print(GoldenConsole.summary(result, notRun: suite.cases.count - cases.count))
         try writeReports(result, suiteName: cases.isEmpty ? dir : nil)
         if result.cases.contains(where: \.isFailure) { throw ExitCode(ExitStatus.differs) }

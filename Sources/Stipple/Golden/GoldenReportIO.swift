@@ -14,10 +14,14 @@ extension GoldenRunReport {
 
     public static func load(path: String) throws -> GoldenRunReport {
         let bytes = try FileSystem.readBytes(path: path)
+        // Stipple's own parser first: a syntax error is named at its line and column.
+        _ = try JSONParser.parse(bytes, file: path)
         do {
             return try JSONDecoder().decode(GoldenRunReport.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw InputError(file: path, "not a stipple test report (--json): \(DecodingError.oneLine(error))")
         } catch {
-            throw InputError(file: path, "not a stipple test report (--json): \(error)")
+            throw InputError(file: path, "not a stipple test report (--json): \(error.localizedDescription)")
         }
     }
 
@@ -49,5 +53,30 @@ extension GoldenRunReport {
         let fb = b.script.split(separator: "/").last.map(String.init) ?? b.script
         if fa != fb { return GoldenSuite.order(fa, fb) }
         return a.frame < b.frame
+    }
+}
+
+extension DecodingError {
+    /// What is wrong and where, in one line: "missing key \"driver\" at cases[0]".
+    static func oneLine(_ error: DecodingError) -> String {
+        func at(_ path: [CodingKey]) -> String {
+            guard !path.isEmpty else { return "at the top" }
+            var text = ""
+            for key in path {
+                if let i = key.intValue {
+                    text += "[\(i)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : "." + key.stringValue
+                }
+            }
+            return "at \(text)"
+        }
+        switch error {
+        case let .keyNotFound(key, c): return "missing key \"\(key.stringValue)\" \(at(c.codingPath))"
+        case let .typeMismatch(type, c): return "expected \(type) \(at(c.codingPath))"
+        case let .valueNotFound(type, c): return "expected \(type), found null \(at(c.codingPath))"
+        case let .dataCorrupted(c): return "\(c.debugDescription) \(at(c.codingPath))"
+        @unknown default: return "\(error)"
+        }
     }
 }
