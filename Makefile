@@ -17,7 +17,7 @@ TEST_APT_PACKAGES := chromium ffmpeg
 # For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
 BENCH_APT_PACKAGES := libcairo2
 
-.PHONY: deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens clean
+.PHONY: deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -85,5 +85,19 @@ soak-session: bench-deps build-release
 goldens: build
 	$$($(SWIFT) build --show-bin-path)/stipple test Fixtures/scripts --golden Fixtures/golden --record
 
+# Exit soak (issue 13), outside `make test`: SOAK_RUNS renders (default 5000) over a mix of
+# scripts, two at a time; any abort, signal or stderr output fails it. About 10 minutes here.
+SOAK_RUNS ?= 5000
+soak: build
+	scripts/soak.sh $$($(SWIFT) build --show-bin-path)/stipple $(SOAK_RUNS) 2
+
+# The suite under ThreadSanitizer and AddressSanitizer, each in its own scratch folder
+# (slow: a full build each).
+sanitize: test-deps
+	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread
+	$(SWIFT) test --skip-build --scratch-path .build-tsan
+	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
+	$(SWIFT) test --skip-build --scratch-path .build-asan
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build .build-tsan .build-asan $(OUT)

@@ -319,11 +319,13 @@ stp_egl *stp_egl_open(stp_platform request, char *err, size_t errlen) {
         snprintf(egl->reason, sizeof egl->reason, "STIPPLE_EGL_PLATFORM=%s asked for it",
                  stp_egl_platform_name(request));
     }
-    if (rc != 0) {
-        stp_egl_close(egl);
-        return NULL;
-    }
-    return egl;
+    if (rc != 0) stp_egl_close(egl);
+    // Every EGL call leaves per-thread state behind (glvnd's and Mesa's) on the calling
+    // thread, which is usually a pool thread, not the render thread. Free it now: a pool
+    // thread that ends while the process exits would free it a second time (see
+    // stp_egl_release_thread). No context is current on this thread, so nothing else changes.
+    eglReleaseThread();
+    return rc != 0 ? NULL : egl;
 }
 
 // Which stp_egl this thread made current: the context guard's cheap check. Asking EGL
@@ -348,9 +350,12 @@ int stp_egl_is_current_in_egl(const stp_egl *egl) {
 void stp_egl_release_current(stp_egl *egl) {
     if (egl && egl->display != EGL_NO_DISPLAY) {
         eglMakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-        eglReleaseThread();
     }
     if (current_here == egl) current_here = NULL;
+}
+
+void stp_egl_release_thread(void) {
+    eglReleaseThread();
 }
 
 void stp_egl_close(stp_egl *egl) {

@@ -9,23 +9,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 
-// libpng's message goes into the caller's buffer before libpng longjmps.
-typedef struct { char *err; size_t errlen; } png_errbox;
+// Reads for libpng, counting bytes, so that every error can name the byte it was found
+// at, and a short file is reported as truncated rather than as libpng's bare "Read Error".
+typedef struct { FILE *f; size_t offset; } png_reader;
+
+// libpng's message goes into the caller's buffer before libpng longjmps; the reader, when
+// there is one, gives the byte offset reached.
+typedef struct { char *err; size_t errlen; png_reader *reader; long long offset; } png_errbox;
 
 static void on_png_error(png_structp png, png_const_charp message) {
     png_errbox *box = png_get_error_ptr(png);
-    if (box) stp_say(box->err, box->errlen, "%s", message);
+    if (box) {
+        if (box->reader && box->offset < 0) box->offset = (long long)box->reader->offset;
+        stp_say(box->err, box->errlen, "%s", message);
+    }
     png_longjmp(png, 1);
 }
 
 static void on_png_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
-
-// Reads for libpng, counting bytes, so that a short file is reported as truncated at a
-// byte offset rather than as libpng's bare "Read Error".
-typedef struct { FILE *f; size_t offset; } png_reader;
 
 static void read_counted(png_structp png, png_bytep data, png_size_t len) {
     png_reader *r = png_get_io_ptr(png);
@@ -34,33 +39,38 @@ static void read_counted(png_structp png, png_bytep data, png_size_t len) {
     if (n != len) {
         char message[160];
         if (ferror(r->f)) {
-            snprintf(message, sizeof message, "read failed at byte %zu: %s", r->offset, strerror(errno));
+            snprintf(message, sizeof message, "read failed: %s", strerror(errno));
         } else {
-            snprintf(message, sizeof message, "the file ends early, at byte %zu: truncated?", r->offset);
+            snprintf(message, sizeof message, "the file ends early: truncated?");
         }
         png_error(png, message);
     }
 }
 
-// Largest side accepted, so that a corrupt header cannot ask for gigabytes.
-#define STP_PNG_MAX_SIDE 65536
+// The most bytes deflate can expand one input byte to (zlib's documented worst case is
+// about 1032:1), with room for the zlib and chunk headers of a tiny file.
+#define STP_DEFLATE_MAX_RATIO 1040ULL
+#define STP_DEFLATE_SLACK (1ULL << 16)
 
-int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen) {
+int stp_png_read_fd(int fd, long long file_size, int max_side, long long max_pixels,
+                    stp_png_image *out, long long *err_offset, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) { stp_say(err, errlen, "cannot open: %s", strerror(errno)); return -1; }
+    *err_offset = -1;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) { stp_say(err, errlen, "cannot open: %s", strerror(errno)); close(fd); return -1; }
 
     unsigned char signature[8];
     size_t got = fread(signature, 1, 8, f);
     if (got != 8 || png_sig_cmp(signature, 0, 8) != 0) {
         if (ferror(f)) stp_say(err, errlen, "cannot read: %s", strerror(errno));
         else stp_say(err, errlen, "it does not start with the 8-byte PNG signature: is it a PNG at all?");
+        *err_offset = 0;
         fclose(f);
         return -1;
     }
     png_reader reader = { f, 8 };
 
-    png_errbox box = { err, errlen };
+    png_errbox box = { err, errlen, &reader, -1 };
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &box, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
@@ -73,15 +83,17 @@ int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen)
     unsigned char *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
     if (setjmp(png_jmpbuf(png))) {
+        *err_offset = box.offset;
         free(pixels);
         free(rows);
         png_destroy_read_struct(&png, &info, NULL);
         fclose(f);
-        return -1;  // on_png_error wrote the message
+        return -1;  // on_png_error (or the checks below) wrote the message
     }
     png_set_read_fn(png, &reader, read_counted);
     png_set_sig_bytes(png, 8);
-    png_set_user_limits(png, STP_PNG_MAX_SIDE, STP_PNG_MAX_SIDE);
+    // libpng's own guard, at the same limit; the checks below give the clearer message.
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     png_read_info(png, info);
 
     png_uint_32 width = png_get_image_width(png, info);
@@ -89,6 +101,24 @@ int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen)
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
     int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+
+    // The declared size, before a byte of pixels is allocated or decoded (IHDR's width is
+    // at byte 16, its height at byte 20).
+    if (width > (png_uint_32)max_side || height > (png_uint_32)max_side ||
+        (unsigned long long)width * height > (unsigned long long)max_pixels) {
+        stp_say(err, errlen, "declares %ux%u pixels; PNGs are read up to %dx%d and %lld pixels",
+                (unsigned)width, (unsigned)height, max_side, max_side, max_pixels);
+        box.offset = 16;
+        png_longjmp(png, 1);
+    }
+    unsigned long long channels = png_get_channels(png, info);
+    unsigned long long raw = (unsigned long long)height * (1 + ((unsigned long long)width * channels * bit_depth + 7) / 8);
+    if (raw > (unsigned long long)file_size * STP_DEFLATE_MAX_RATIO + STP_DEFLATE_SLACK) {
+        stp_say(err, errlen, "declares %ux%u pixels (%llu bytes of image data), more than a %lld-byte file "
+                "can hold: truncated or corrupt", (unsigned)width, (unsigned)height, raw, file_size);
+        box.offset = 16;
+        png_longjmp(png, 1);
+    }
 
     out->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
     out->is_grey = (color_type & PNG_COLOR_MASK_COLOR) == 0;
@@ -104,6 +134,7 @@ int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen)
 
     if (png_get_rowbytes(png, info) != (size_t)width * 4) {
         stp_say(err, errlen, "unsupported PNG layout (%d-bit, colour type %d)", bit_depth, color_type);
+        box.offset = 24;
         png_longjmp(png, 1);
     }
     pixels = malloc((size_t)width * height * 4);
@@ -156,7 +187,7 @@ int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
     *out = NULL;
     *out_len = 0;
     if (width <= 0 || height <= 0) { stp_say(err, errlen, "cannot encode an empty image"); return -1; }
-    png_errbox box = { err, errlen };
+    png_errbox box = { err, errlen, NULL, -1 };
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &box, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {

@@ -31,37 +31,37 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("scenario"), help: "Run only this scenario (repeatable): \(BenchConfig.Scenario.allCases.map(\.rawValue).joined(separator: ", ")).")
     var scenarios: [BenchConfig.Scenario] = []
 
-    @Option(help: "Stamps in the stamps and upload scenarios.")
+    @Option(parsing: .unconditional, help: "Stamps in the stamps and upload scenarios.")
     var stamps: Int?
 
-    @Option(help: "Stamp radius in pixels.")
+    @Option(parsing: .unconditional, help: "Stamp radius in pixels.")
     var radius: Float?
 
     @Option(help: "Canvas size, WxH.")
     var size: String?
 
-    @Option(help: "Timed repetitions a measurement.")
+    @Option(parsing: .unconditional, help: "Timed repetitions a measurement.")
     var reps: Int?
 
-    @Option(help: "Untimed warm-up runs a measurement.")
+    @Option(parsing: .unconditional, help: "Untimed warm-up runs a measurement.")
     var warmup: Int?
 
     @Option(help: "Live stamp counts for the animation scenario, comma-separated (e.g. 10000,100000).")
     var live: String?
 
-    @Option(help: "Frames in the sequence and video scenarios.")
+    @Option(parsing: .unconditional, help: "Frames in the sequence and video scenarios.")
     var frames: Int?
 
-    @Option(help: "PNG compression of the sequence scenario's frames: 0-3 fast, 4-9 smaller (as render --compression).")
+    @Option(parsing: .unconditional, help: "PNG compression of the sequence scenario's frames: 0-3 fast, 4-9 smaller (as render --compression).")
     var compression: Int32?
 
-    @Option(help: "Frames of the session scenario's long session (make soak-session: 200000).")
+    @Option(parsing: .unconditional, help: "Frames of the session scenario's long session (make soak-session: 200000).")
     var sessionFrames: Int?
 
-    @Option(help: "Strokes of the session scenario's many-strokes run (maxAge 0).")
+    @Option(parsing: .unconditional, help: "Strokes of the session scenario's many-strokes run (maxAge 0).")
     var sessionStrokes: Int?
 
-    @Option(help: "Side of the drawing the session scenario saves while drawing.")
+    @Option(parsing: .unconditional, help: "Side of the drawing the session scenario saves while drawing.")
     var saveSide: Int?
 
     @Flag(help: "Print the report as JSON instead of a table.")

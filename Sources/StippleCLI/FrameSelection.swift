@@ -26,5 +26,10 @@ enum FrameSelection: ExpressibleByArgument, Sendable {
         }
     }
 
+    /// A range given on the command line is bounded before any work (`all` once resolved).
+    func validate() throws {
+        if case let .range(r) = self { try r.validate() }
+    }
+
     static var defaultValueDescription: String { "A...B|all" }
 }

@@ -40,6 +40,8 @@ enum OutputKind: String, Equatable {
     /// What `render -o output` writes, or an error naming what it can write.
     static func forRender(_ output: String, frames: Bool) throws -> OutputKind {
         let ext = pathExtension(output)
+        // A device or FIFO named by the user (`-o /dev/null`) takes the one image as it is.
+        if !frames && OutputFile.isSpecial(output) { return .png }
         if frames {
             if output == "-" { return .video }
             if output.hasSuffix("/") || ext.isEmpty { return .frameFolder }

@@ -9,9 +9,12 @@ struct RenderCommand: AsyncParsableCommand {
         discussion: """
             Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §9).
             With --frames A...B, OUT is a folder (made if missing) that receives frame-NNNN.png \
-            files; frames outside A...B left there by an earlier render are refused (--clean \
-            removes them). `stipple describe SCRIPT` tells which frames show stamps. One line on \
-            stderr sums up what was written.
+            files (at least 4 digits, as many as B needs). A frame file that exists is an error \
+            unless --overwrite; frames outside A...B left there by an earlier render are refused \
+            (--clean removes them); a run that fails removes the frames and folders it made. \
+            Frames run from 0 to \(Limits.maxFrame), at most \(Limits.maxFramesPerRun) a run \
+            (docs/limits.md). `stipple describe SCRIPT` tells which frames show stamps. One line \
+            on stderr sums up what was written.
             Examples:
               stipple render demo.json -o demo.png
               stipple render anim.json -o frames/ --frames 0...119
@@ -37,18 +40,24 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(help: "With --frames: remove frame-NNNN.png files outside A...B that an earlier render left in the folder.")
     var clean = false
 
+    @Flag(help: "With --frames: replace frame files that exist (by default an existing frame file is an error).")
+    var overwrite = false
+
     @Option(help: "Draw stamps as point sprites (default) or quads (placement exact on every driver).")
     var primitive: Primitive = .points
 
     @Option(help: ArgumentHelp("How stamps reach GL across frames: resident (ages computed in the shader, only new stamps uploaded) or reupload (every live stamp each frame, for comparison).", visibility: .hidden))
     var upload: UploadStrategy = .resident
 
-    @Option(help: "PNG compression: 0-3 fast (Sub filter, run-length deflate; default 1), 4-9 smaller and slower (adaptive filters, deflate at that level).")
+    @Option(parsing: .unconditional, help: "PNG compression: 0-3 fast (Sub filter, run-length deflate; default 1), 4-9 smaller and slower (adaptive filters, deflate at that level).")
     var compression: Int = Int(PNGFile.defaultCompression)
 
     func validate() throws {
         if frame != nil && frames != nil { throw ValidationError("Please give --frame or --frames, not both.") }
-        if let frame, frame < 0 { throw ValidationError("Please give a frame of 0 or more (got \(frame)).") }
+        if let frame, !(0...Limits.maxFrame).contains(frame) {
+            throw ValidationError("Please give a frame from 0 to \(Limits.maxFrame) (got \(frame)).")
+        }
+        if let frames { try frames.validate() }
         if !(0...9).contains(compression) { throw ValidationError("Please give a compression level from 0 to 9.") }
     }
 
@@ -63,6 +72,7 @@ struct RenderCommand: AsyncParsableCommand {
 
         if let frames {
             let range = frames.resolve(scene)
+            try range.validate()
             if isVideoOutput(output) {
                 return try await renderVideo(scene, range, output: output, renderer: renderer, settings: settings)
             }
@@ -78,29 +88,31 @@ struct RenderCommand: AsyncParsableCommand {
     /// Renders on the render thread while earlier frames are encoded on other threads.
     private func renderFrames(_ scene: Scene, _ range: FrameRange, _ renderer: Renderer,
                               _ settings: RenderSettings) async throws {
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), !isDir.boolValue {
-            throw InputError(file: output, "--frames writes a folder of PNGs, and this is a file")
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        } catch {
-            let cause = (error as? CocoaError)?.underlying ?? error
-            let why = (cause as? POSIXError).map { String(cString: strerror($0.code.rawValue)).lowercased() } ?? "\(cause)"
-            throw InputError(file: output, "cannot make the folder for --frames: \(why)")
-        }
-        let stale = try staleFrames(outside: range)
-        // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
-        let layers = try await scene.makeLayers(on: renderer)
         let sequence = FrameSequence(frames: range.lower...range.upper, folder: output, compression: Int32(compression))
-        for n in sequence.frames { try checkOutput(sequence.path(of: n), notAnyOf: scene.inputFiles) }
+        let made = try OutputFolder.make(output, for: "--frames")
+        let stale: [String]
+        do {
+            stale = try staleFrames(outside: range)
+            try sequence.checkTargets(notAnyOf: scene.inputFiles, overwrite: overwrite)
+            // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
+            let layers = try await scene.makeLayers(on: renderer)
+            try await renderSequence(sequence, scene, layers, renderer, settings)
+        } catch {
+            made.removeIfEmpty()
+            throw error
+        }
+        try remove(stale)
+        note(summary(scene, frames: range, removed: stale.count))
+    }
+
+    private func renderSequence(_ sequence: FrameSequence, _ scene: Scene, _ layers: [LayerID],
+                                _ renderer: Renderer, _ settings: RenderSettings) async throws {
+        let range = sequence.frames
         let canvas = scene.canvas, upload = self.upload, session = scene.session
         let progress = ProgressLine(total: range.count, label: "rendering frames")
-        try await sequence.run(render: { n in
+        try await sequence.run(overwrite: overwrite, render: { n in
             try await renderer.renderLayers(session.shown(layers, atFrame: n), canvas: canvas,
                                             frame: session.clockFrame(n), settings: settings, upload: upload)
         }, progress: { progress.update($0) })
-        try remove(stale)
-        note(summary(scene, frames: range, removed: stale.count))
     }
 }

@@ -70,9 +70,14 @@ enum Main {
     }
 }
 
-/// Prints one line on stderr and exits.
+/// Prints one line on stderr and exits. A message of several lines (ArgumentParser lists
+/// an option's values on lines of their own) is joined into one; control characters a
+/// user's value brought in are escaped (see `InputError.escaped`). `exit` first ends every
+/// render thread (see `RenderThread`).
 func fail(_ message: String, status: Int32 = ExitStatus.failure) -> Never {
-    FileHandle.standardError.write(Data("stipple: error: \(message)\n".utf8))
+    let line = message.split(whereSeparator: \.isNewline)
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+    FileHandle.standardError.write(Data("stipple: error: \(InputError.escaped(line))\n".utf8))
     exit(status)
 }
 

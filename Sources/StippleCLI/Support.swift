@@ -10,23 +10,10 @@ func makeRenderer() throws -> Renderer {
     try Renderer(platform: EGLPlatform.fromEnvironment(ProcessInfo.processInfo.environment))
 }
 
-/// Refuses an output path that is one of the inputs (nothing a user gave is overwritten)
-/// or whose folder does not exist, before any work is done. `inputs` names them in the message.
+/// Refuses an output path before any work is done (see `OutputFile.check`: the one place
+/// that says what may be written).
 func checkOutput(_ output: String, notAnyOf inputs: [String], inputsAre what: String = "an input of this script") throws {
-    let url = URL(fileURLWithPath: output).standardizedFileURL
-    let out = url.resolvingSymlinksInPath().path
-    for input in inputs {
-        let path = URL(fileURLWithPath: input).standardizedFileURL.resolvingSymlinksInPath().path
-        if path == out {
-            throw InputError(file: output, "refusing to overwrite \(what); choose another output path")
-        }
-    }
-    var isDir: ObjCBool = false
-    let folder = url.deletingLastPathComponent().path
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
-        let given = (output as NSString).deletingLastPathComponent
-        throw InputError(file: output, "cannot write: the folder \(given.isEmpty ? folder : given) does not exist")
-    }
+    try OutputFile.check(output, notAnyOf: inputs, inputsAre: what)
 }
 
 /// `A...B`, both whole frame numbers from 0, A ≤ B.
@@ -64,6 +51,17 @@ struct FrameRange: ExpressibleByArgument, Sendable {
 
     var count: Int { upper - lower + 1 }
     static var defaultValueDescription: String { "A...B" }
+
+    /// The documented bounds (docs/limits.md): frames up to `Limits.maxFrame`, at most
+    /// `Limits.maxFramesPerRun` a run.
+    func validate() throws {
+        guard upper <= Limits.maxFrame else {
+            throw ValidationError("--frames \(lower)...\(upper) goes past frame \(Limits.maxFrame), the last frame Stipple renders.")
+        }
+        guard count <= Limits.maxFramesPerRun else {
+            throw ValidationError("--frames \(lower)...\(upper) is \(count) frames; one run writes at most \(Limits.maxFramesPerRun).")
+        }
+    }
 }
 
 /// A progress line on stderr, only when stderr is a terminal; safe to update from any task.

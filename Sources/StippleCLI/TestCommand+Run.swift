@@ -33,13 +33,20 @@ extension TestCommand {
             goldenDirectory: goldenDir, outputDirectory: outputDirectory,
             jobs: jobs, record: record, keepDiffs: keepDiffs, isCI: GoldenCheck.isCI(env),
             platform: try EGLPlatform.fromEnvironment(env), acceptCommand: accept)
+        // Reports never overwrite the suite's inputs: its scripts, its stipple-test.json, its goldens.
+        let suiteInputs = suite.cases.map(\.scriptPath) + [(dir as NSString).appendingPathComponent(GoldenConfig.fileName)]
         for path in [json, junit].compactMap({ $0 }) {
-            try checkOutput(path, notAnyOf: cases.map(\.scriptPath), inputsAre: "a test script")
+            try checkOutput(path, notAnyOf: suiteInputs, inputsAre: "an input of the test suite")
+            if OutputFile.isInside(path, folder: goldenDir) {
+                throw InputError(file: path, "refusing to overwrite an input of the test suite (it is in the golden folder); choose another output path")
+            }
         }
+        try OutputFile.checkOwnedFolder(outputDirectory, marker: ".stipple-test-output", option: "--output")
         let jobs = max(1, min(self.jobs, cases.count))
         let result = try await GoldenRunner(options: options).run(cases, shard: shard, started: { driver in
             print(GoldenConsole.header(driver, cases: cases.count, of: suite.cases.count, shard: shard, jobs: jobs))
         }, progress: { print(GoldenConsole.line($0)) })
+        OutputFile.markOwnedFolder(outputDirectory, marker: ".stipple-test-output")
         print(GoldenConsole.summary(result, notRun: suite.cases.count - cases.count))
         for line in GoldenConsole.staleTolerances(result) { print(line) }
         try writeReports(result, suiteName: nil)

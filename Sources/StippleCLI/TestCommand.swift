@@ -36,7 +36,7 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: "The folder of golden images (default: DIR/golden; with --accept, the report's).")
     var golden: String?
 
-    @Option(help: "Renderers working side by side, each with its own thread and GL context.")
+    @Option(parsing: .unconditional, help: "Renderers working side by side, each with its own thread and GL context.")
     var jobs: Int = 1
 
     @Option(help: "Run only the K-th of N deterministic slices of the cases (K/N, round-robin).")

@@ -30,7 +30,8 @@ public struct GoldenSuite: Sendable, Equatable {
             .sorted(by: GoldenSuite.order)
         let scriptNames = scripts.map { String($0.dropLast(5)) }
         let configPath = FileSystem.resolve(GoldenConfig.fileName, against: directory)
-        let config = FileSystem.entry(at: configPath) == .file
+        // Anything by that name is read (a folder or a FIFO is an error there), never skipped.
+        let config = FileSystem.entry(at: configPath) != .missing
             ? try GoldenConfig.load(path: configPath, scriptNames: Set(scriptNames)) : GoldenConfig()
 
         var cases: [GoldenCase] = []

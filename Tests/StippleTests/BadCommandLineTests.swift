@@ -57,7 +57,7 @@ final class BadCommandLineTests: BadInputTestCase {
     func testNegativeFrame() throws {
         try write("good.json", stampScript("[4, 4, 2, 0, 0, 1, 0, 0, 1]"))
         try assertRefused(["render", "good.json", "-o", "out.png", "--frame", "-1"], output: "out.png", status: 64,
-                          says: "Please give a frame of 0 or more (got -1). (see 'stipple render --help')")
+                          says: "Please give a frame from 0 to 16777215 (got -1). (see 'stipple render --help')")
         try assertRefused(["stamps", "good.json", "--frame", "-1", "-o", "out.sketchpoints"], output: "out.sketchpoints",
                           status: 64, says: "Please give a frame of 0 or more (got -1). (see 'stipple stamps --help')")
     }
@@ -93,7 +93,7 @@ final class BadCommandLineTests: BadInputTestCase {
         let png = try writePNG("a.png", width: 8, height: 8)
         try write("t.png", Data(png.prefix(50)))
         try assertRefused(["compare", "a.png", "t.png", "--diff", "diff.png"], output: "diff.png",
-                          says: "t.png: not a readable PNG: the file ends early, at byte 50: truncated?")
+                          says: "t.png:byte 50: not a readable PNG: the file ends early: truncated?")
     }
 
     func testCompareRefusesToWriteTheDiffOverAnInput() throws {

@@ -226,14 +226,14 @@ final class BadInputTests: BadInputTestCase {
         try write("soft.png", Data(truncated))
         try write("bad.json", brushScript())
         try assertRefused(["render", "bad.json", "-o", "out.png"], output: "out.png",
-                          says: #"bad.json:3:24: brush "soft": soft.png: not a readable PNG: the file ends early, at byte \#(truncated.count): truncated?"#)
+                          says: #"bad.json:3:24: brush "soft": soft.png:byte \#(truncated.count): not a readable PNG: the file ends early: truncated?"#)
     }
 
     func testBrushThatIsNotAPNG() throws {
         try write("soft.png", "GIF89a, not a PNG")
         try write("bad.json", brushScript())
         try assertRefused(["render", "bad.json", "-o", "out.png"], output: "out.png",
-                          says: #"bad.json:3:24: brush "soft": soft.png: not a readable PNG: it does not start with the 8-byte PNG signature: is it a PNG at all?"#)
+                          says: #"bad.json:3:24: brush "soft": soft.png:byte 0: not a readable PNG: it does not start with the 8-byte PNG signature: is it a PNG at all?"#)
     }
 
     func testUnknownBrushName() throws {

@@ -63,14 +63,20 @@ final class CLIOutputTests: XCTestCase {
         XCTAssertEqual(refused.status, 2)
         XCTAssertTrue(refused.stderr.contains("holds 3 frames outside 0...2 from an earlier render "
                                               + "(frame-0003.png … frame-0005.png); add --clean"), refused.stderr)
-        let clean = try stipple(["render", "s.json", "-o", "f", "--frames", "0...2", "--clean"])
+        // Frames 0...2 exist: replacing them takes --overwrite (a render never replaces a file
+        // it did not write in this run), and the older ones outside take --clean.
+        let kept = try stipple(["render", "s.json", "-o", "f", "--frames", "0...2", "--clean"])
+        XCTAssertEqual(kept.status, 2)
+        XCTAssertTrue(kept.stderr.contains("f/frame-0000.png: exists"), kept.stderr)
+        let clean = try stipple(["render", "s.json", "-o", "f", "--frames", "0...2", "--clean", "--overwrite"])
         XCTAssertEqual(clean.status, 0, clean.stderr)
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("f").path).sorted()
         XCTAssertEqual(left, ["frame-0000.png", "frame-0001.png", "frame-0002.png"])
         XCTAssertTrue(clean.stderr.contains("removed 3 older frames"), clean.stderr)
-        // Re-rendering a range inside what is there is not refused.
+        // A range inside what is there: older frames outside it are refused; frames in it need --overwrite.
         XCTAssertEqual(try stipple(["render", "s.json", "-o", "f", "--frames", "1...2"]).status, 2)
-        XCTAssertEqual(try stipple(["render", "s.json", "-o", "f", "--frames", "0...2"]).status, 0)
+        XCTAssertEqual(try stipple(["render", "s.json", "-o", "f", "--frames", "0...2"]).status, 2)
+        XCTAssertEqual(try stipple(["render", "s.json", "-o", "f", "--frames", "0...2", "--overwrite"]).status, 0)
     }
 
     func testRenderSaysWhatItWroteOnStderr() throws {

@@ -117,7 +117,7 @@ final class SketchPointsFileTests: XCTestCase {
         let missing = folder + "/no/such/out.sketchpoints"
         XCTAssertThrowsError(try SketchPointsFile.write(points, to: missing)) { error in
             XCTAssertEqual(error as? InputError,
-                           InputError(file: missing, "cannot write the file: no such file or directory"))
+                           InputError(file: missing, "cannot write: the folder \(folder)/no/such does not exist"))
         }
         // A target that cannot be replaced (a non-empty folder): it survives, no temp file is left.
         let target = folder + "/keep"

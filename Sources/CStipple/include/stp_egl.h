@@ -32,7 +32,13 @@ int stp_egl_is_current_in_egl(const stp_egl *egl);
 // Releases the context from the calling thread (which must be the one that made it current).
 void stp_egl_release_current(stp_egl *egl);
 
-// Destroys the context and surface; terminates the display when no other stp_egl uses it.
+// Frees the calling thread's EGL state (eglReleaseThread): the last EGL call a thread
+// makes. glvnd frees a thread's state in a thread-exit destructor and again, for every
+// thread, in its library destructor at exit(): a thread ending with state while another
+// runs exit() can free it twice. A thread that has released it ends with none.
+void stp_egl_release_thread(void);
+
+// Destroys the context and surface (the display stays: see stp_egl.c).
 void stp_egl_close(stp_egl *egl);
 
 stp_platform stp_egl_platform(const stp_egl *egl);

@@ -11,9 +11,14 @@ typedef struct stp_png_image {
     unsigned char *rgba;  // width * height * 4 bytes, malloc'd; free with stp_png_free
 } stp_png_image;
 
-// Reads any PNG (grey, palette, 16-bit, interlaced) into 8-bit RGBA. libpng's longjmp
-// errors stay inside: returns 0 on success, -1 with one line in err.
-int stp_png_read(const char *path, stp_png_image *out, char *err, size_t errlen);
+// Reads any PNG (grey, palette, 16-bit, interlaced) into 8-bit RGBA from fd, an open
+// regular file of file_size bytes (the caller opened and checked it; fd is closed here).
+// The declared size is checked before anything is decoded: each side at most max_side,
+// width × height at most max_pixels, and no more pixel data than file_size bytes of
+// deflate can hold. libpng's longjmp errors stay inside: returns 0 on success, -1 with one
+// line in err and, in *err_offset, the byte where the problem was found (-1: none).
+int stp_png_read_fd(int fd, long long file_size, int max_side, long long max_pixels,
+                    stp_png_image *out, long long *err_offset, char *err, size_t errlen);
 void stp_png_free(stp_png_image *image);
 
 // Encodes 8-bit RGBA (rows top to bottom) into a malloc'd PNG in memory. level 0...9: up to

@@ -51,6 +51,9 @@ final class GLContext: @unchecked Sendable {
         closed = true
         stp_egl_release_current(egl)
         stp_egl_close(egl)
+        // Last: destroying made EGL calls, which leave per-thread state behind; a thread
+        // that ends holding it races glvnd's exit-time destructor (see RenderThread).
+        stp_egl_release_thread()
     }
 
     deinit { if !closed { stp_egl_close(egl) } }

@@ -9,14 +9,28 @@ import Glibc
 ///
 /// A serial dispatch queue is not enough: GCD may run its blocks on any thread, and an
 /// EGL context is current on one thread only (Periscope's worst bug).
+///
+/// Ending is a join, not a signal: `stop()` returns only once the OS thread has ended,
+/// thread-exit destructors included. glvnd's libEGL frees each thread's EGL state in a
+/// thread-exit destructor *and* frees every thread's state in its own library destructor
+/// at `exit()`; a render thread still ending while another thread runs `exit()` let both
+/// free the same block (`double free or corruption` at exit, about 1 run in 300). So a
+/// stopped render thread has fully ended, and `exit()` itself first stops every render
+/// thread still running (an `atexit` handler, which runs before any library destructor).
 public final class RenderThread: SerialExecutor, @unchecked Sendable {
     public let name: String
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var blocks: [() -> Void] = []
     private var stopping = false
+    private var joined = false
     private var threadID: pthread_t?
-    private let finished = DispatchSemaphore(value: 0)
+
+    /// What the OS thread runs, handed to it through `pthread_create`'s argument.
+    private final class Body: @unchecked Sendable {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
 
     /// Starts the thread and runs `setUp` on it first (making the context current);
     /// returns once `setUp` has finished, rethrowing what it threw (the thread then ends).
@@ -26,28 +40,45 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
         let ready = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var setUpError: Error?
         // The thread keeps this object alive until it ends.
-        let thread = Thread {
-            self.condition.lock()
-            self.threadID = pthread_self()
-            self.condition.unlock()
+        let body = Body {
+            Thread.current.name = name
             do {
                 try setUp()
             } catch {
                 setUpError = error
-                self.finished.signal()
                 ready.signal()
                 return
             }
             ready.signal()
             self.runLoop()
             tearDown()
-            self.finished.signal()
         }
-        thread.name = name
-        thread.stackSize = 1 << 22
-        thread.start()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 1 << 22)
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(body).toOpaque()
+        // Held while the thread starts, so that it reads its own ID through `isCurrent`.
+        condition.lock()
+        let rc = pthread_create(&thread, &attributes, { raw in
+            Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, box)
+        pthread_attr_destroy(&attributes)
+        guard rc == 0 else {
+            condition.unlock()
+            Unmanaged<Body>.fromOpaque(box).release()
+            throw RenderError("cannot start the render thread: \(String(cString: strerror(rc)))")
+        }
+        threadID = thread
+        condition.unlock()
         ready.wait()
-        if let setUpError { throw setUpError }
+        if let setUpError {
+            condition.lock(); stopping = true; joined = true; condition.unlock()
+            pthread_join(thread, nil)
+            throw setUpError
+        }
+        RenderThread.live.add(self)
     }
 
     private func runLoop() {
@@ -104,20 +135,57 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
         return try result!.get()
     }
 
-    /// Asks the thread to finish its queued work, tear down and end. Waits for that, unless
-    /// called on the render thread itself (then it cannot wait for itself, and returns).
-    ///
-    /// Waiting matters: a process that exits while a render thread is still releasing its
-    /// context can crash inside the driver's exit handlers.
+    /// Asks the thread to finish its queued work, tear down and end, and waits until the OS
+    /// thread has ended (joined, its thread-exit destructors run). Called on the render
+    /// thread itself it cannot wait for itself: it only asks, and the thread is detached.
     public func stop() {
         condition.lock()
-        let first = !stopping
         stopping = true
         condition.signal()
+        guard !joined, let id = threadID else { condition.unlock(); return }
+        joined = true
         condition.unlock()
-        if first && !isCurrent {
-            finished.wait()
-            finished.signal()  // later waiters pass too
+        RenderThread.live.remove(self)
+        if pthread_equal(id, pthread_self()) != 0 {
+            pthread_detach(id)
+        } else {
+            pthread_join(id, nil)
+        }
+    }
+
+    // MARK: ending before exit()
+
+    /// Every render thread not yet stopped, for the `atexit` handler.
+    private static let live = LiveThreads()
+
+    private final class LiveThreads: @unchecked Sendable {
+        private let lock = NSLock()
+        private final class Entry { weak var thread: RenderThread?; init(_ t: RenderThread) { thread = t } }
+        private var threads: [ObjectIdentifier: Entry] = [:]
+        private var registered = false
+
+        func add(_ thread: RenderThread) {
+            lock.lock(); defer { lock.unlock() }
+            threads[ObjectIdentifier(thread)] = Entry(thread)
+            if !registered {
+                registered = true
+                // Registered after libEGL was loaded, so it runs before libEGL's destructor.
+                atexit { RenderThread.live.stopAll() }
+            }
+        }
+
+        func remove(_ thread: RenderThread) {
+            lock.lock(); threads[ObjectIdentifier(thread)] = nil; lock.unlock()
+        }
+
+        /// At exit: ends every render thread still running (each finishes what it is doing,
+        /// tears its context down and ends) before the libraries' destructors run.
+        func stopAll() {
+            lock.lock()
+            let running = threads.values.compactMap(\.thread)
+            threads.removeAll()
+            lock.unlock()
+            for thread in running { thread.stop() }
         }
     }
 }

@@ -11,14 +11,31 @@ public enum PNGFile {
         public var isGrey: Bool
     }
 
-    /// Reads any PNG into 8-bit RGBA. Errors name the file.
+    /// Reads any PNG into 8-bit RGBA. Only a regular file is read (a FIFO or a device is
+    /// refused before a byte is read), at most `Limits.maxPNGFileBytes`, and its declared
+    /// size is checked against `Limits.maxPNGSide` and `Limits.maxPNGPixels` before
+    /// anything is decoded. Errors name the file and, for a bad PNG, the byte.
     public static func read(path: String) throws -> Decoded {
+        let opened: (fd: Int32, size: Int)
+        do {
+            opened = try FileSystem.openRegularFile(path: path, limit: Limits.maxPNGFileBytes)
+        } catch {
+            if error.message == "file not found" { throw InputError(file: path, "no such file (a PNG was expected here)") }
+            throw error
+        }
         var decoded = stp_png_image()
         var err = [CChar](repeating: 0, count: 512)
-        guard stp_png_read(path, &decoded, &err, err.count) == 0 else {
+        var offset: Int64 = -1
+        let size: Int64 = Int64(opened.size)
+        let side: Int32 = Int32(Limits.maxPNGSide)
+        let maxPixels: Int64 = Int64(Limits.maxPNGPixels)
+        let errCount: Int = err.count
+        let rc: Int32 = stp_png_read_fd(opened.fd, size, side, maxPixels, &decoded, &offset, &err, errCount)
+        guard rc == 0 else {
             let why = String(cBuffer: err)
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw InputError(file: path, exists ? "not a readable PNG: \(why)" : "no such file (a PNG was expected here)")
+            var location = InputLocation.file
+            if offset >= 0 { location = .byte(Int(offset)) }
+            throw InputError(file: path, location: location, "not a readable PNG: \(why)")
         }
         defer { stp_png_free(&decoded) }
         let count = Int(decoded.width) * Int(decoded.height) * 4
@@ -48,8 +65,9 @@ public enum PNGFile {
     /// Writes `image` to `path` atomically: a failed write leaves no partial file and the
     /// old file, if any, untouched.
     public static func write(_ image: Image, to path: String, compression: Int32 = defaultCompression,
-                             durable: Bool = true) throws {
-        try AtomicFile.write(try encode(image, compression: compression), to: path, durable: durable)
+                             durable: Bool = true, exclusive: Bool = false) throws {
+        try OutputFile.write(try encode(image, compression: compression), to: path, durable: durable,
+                             exclusive: exclusive)
     }
 }
 
@@ -71,19 +89,13 @@ extension Image {
     }
 }
 
-/// Writes a file by writing a temporary beside it and renaming it into place: a failed
-/// write leaves no partial file and keeps any existing one intact.
+/// Writes a file whole or not at all (see `OutputFile`, which every writer goes through).
 public enum AtomicFile {
     /// `durable` also flushes the data to the disk before the rename (fsync): for a file a
     /// person asked for by name. Frame sequences skip it: a flush per frame costs more
-    /// than the encoding.
-    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent()
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
-            throw InputError(file: path, "cannot write: the folder \(dir.path) does not exist")
-        }
-        try FileSystem.writeAtomically(bytes, to: path, durable: durable)
+    /// than the encoding. `exclusive` refuses to replace an existing file.
+    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true,
+                             exclusive: Bool = false) throws {
+        try OutputFile.write(bytes, to: path, durable: durable, exclusive: exclusive)
     }
 }

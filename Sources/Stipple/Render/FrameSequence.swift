@@ -21,11 +21,11 @@ public struct FrameSequence: Sendable {
     /// about twice as long as its parts).
     private static let encoders = DispatchQueue(label: "stipple.png-encode", attributes: .concurrent)
 
-    static func encode(_ image: Image, to path: String, level: Int32) async throws {
+    static func encode(_ image: Image, to path: String, level: Int32, exclusive: Bool) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
             encoders.async {
                 do {
-                    try PNGFile.write(image, to: path, compression: level, durable: false)
+                    try PNGFile.write(image, to: path, compression: level, durable: false, exclusive: exclusive)
                     done.resume()
                 } catch {
                     done.resume(throwing: error)
@@ -34,22 +34,73 @@ public struct FrameSequence: Sendable {
         }
     }
 
-    /// `DIR/frame-NNNN.png`.
+    /// `DIR/frame-NNNN.png`: at least four digits, and as many as the range's last frame
+    /// needs, so that every name of a run has the same width and they sort in frame order
+    /// (`frame-00009.png` … `frame-10000.png`). Frames are at most `Limits.maxFrame`.
     public func path(of frame: Int) -> String {
-        (folder as NSString).appendingPathComponent(String(format: "frame-%04d.png", frame))
+        let digits = max(4, String(frames.upperBound).count)
+        let number = String(frame)
+        let name = "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
+        return (folder as NSString).appendingPathComponent(name)
+    }
+
+    /// Checks every frame's file before the first is drawn: none may be an input, and,
+    /// unless `overwrite`, none may exist (a user's own `frame-0001.png` is never replaced).
+    public func checkTargets(notAnyOf inputs: [String], overwrite: Bool) throws {
+        for n in frames {
+            let path = self.path(of: n)
+            try OutputFile.check(path, notAnyOf: inputs)
+            if !overwrite && FileSystem.entry(at: path) != .missing {
+                throw InputError(file: path, "exists; --frames never replaces a file it did not write in this run "
+                                 + "(give --overwrite to replace earlier frames, or choose an empty folder)")
+            }
+        }
     }
 
     /// Draws each frame with `render` (on the renderer) and writes it; `progress` is called
     /// with the number of frames written so far.
-    public func run(render: @Sendable (Int) async throws -> Image,
+    ///
+    /// A run that fails removes every frame it wrote: a failed run leaves no partial sequence.
+    /// Unless `overwrite`, no existing file is replaced (see `checkTargets`).
+    public func run(overwrite: Bool = true, render: @Sendable (Int) async throws -> Image,
                     progress: @Sendable (Int) -> Void = { _ in }) async throws {
+        do {
+            try await runFrames(exclusive: !overwrite, render: render, progress: progress)
+        } catch {
+            // Every frame this run may have written: a frame that existed before was either
+            // refused (exclusive) or is an earlier run's that this run replaced.
+            for n in frames {
+                let path = self.path(of: n)
+                if FileSystem.entry(at: path) == .file, written.contains(path) { unlink(path) }
+            }
+            throw error
+        }
+    }
+
+    /// The frames written so far by this sequence (shared with the encoders).
+    private let writtenFrames = WrittenFrames()
+    private var written: Set<String> { writtenFrames.all }
+
+    private final class WrittenFrames: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths: Set<String> = []
+        func add(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
+        var all: Set<String> { lock.lock(); defer { lock.unlock() }; return paths }
+    }
+
+    private func runFrames(exclusive: Bool, render: @Sendable (Int) async throws -> Image,
+                           progress: @Sendable (Int) -> Void) async throws {
         let level = compression
+        let record = writtenFrames
         try await withThrowingTaskGroup(of: Void.self) { group in
             var inFlight = 0, done = 0
             for n in frames {
                 let image = try await render(n)
                 let path = self.path(of: n)
-                group.addTask { try await FrameSequence.encode(image, to: path, level: level) }
+                group.addTask {
+                    try await FrameSequence.encode(image, to: path, level: level, exclusive: exclusive)
+                    record.add(path)
+                }
                 inFlight += 1
                 if inFlight > encoders {
                     try await group.next()

@@ -7,7 +7,7 @@ extension ScriptDecoder {
     static let speedKeys = ["slow", "fast", "slowFactor", "fastFactor"]
 
     func strokeSpec(_ members: [Member], samples value: JSONValue, context: String,
-                    index: Int) throws(InputError) -> StrokeSpec {
+                    index: Int, fps: Double) throws(InputError) -> StrokeSpec {
         var style = StrokeStyle(color: .black, radius: 4)
         if let m = member("color", in: members) {
             if case .array = m.value.kind {
@@ -40,10 +40,19 @@ extension ScriptDecoder {
         guard !items.isEmpty else {
             throw fail(value.location, "a stroke needs at least one touch sample in points; found none")
         }
+        guard items.count <= Limits.maxSamplesPerStroke else {
+            throw fail(value.location, "\(context) has \(items.count) touch samples; a stroke may have at most \(Limits.maxSamplesPerStroke)")
+        }
         var samples: [TouchSample] = []
         samples.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             let sample = try touchSample(item, ordinal: i + 1)
+            guard abs(sample.t * fps) <= Limits.maxTouchFrame else {
+                let t = member("t", in: try object(item, for: "touch sample"))!
+                let seconds = Limits.maxTouchFrame / fps
+                throw fail(t.value.location, "t of touch sample \(i + 1) is \(literalText(t.value)) s, frame \((sample.t * fps).rounded(.down)) at \(fps) fps; "
+                           + "touch times must fall within \(Int(Limits.maxTouchFrame)) frames of frame 0 (±\(seconds) s at this fps)")
+            }
             if let last = samples.last, sample.t < last.t {
                 let t = member("t", in: try object(item, for: "touch sample"))!
                 throw fail(t.value.location, "touch sample \(i + 1) is at t = \(sample.t) s, before sample \(i) at \(last.t) s; touch times must not go back")

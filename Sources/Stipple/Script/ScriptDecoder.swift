@@ -23,6 +23,9 @@ struct ScriptDecoder: JSONReading {
 
     /// Strokes seen so far: a stroke's index seeds its random choices with the script's seed.
     private var strokeCount = 0
+    /// Stamps of the entries decoded so far, and places their strokes walked (`Limits`).
+    private var stampTotal = 0
+    private var walkTotal = 0
 
     /// The canvas a script without one gets (a bake takes the video's size); nil: `canvas` is required.
     let defaultCanvas: CanvasSpec?
@@ -183,15 +186,44 @@ struct ScriptDecoder: JSONReading {
             try checkKeys(members, allowed: ScriptDecoder.stampsEntryKeys, in: what)
             let brush = try brushName(in: members, of: value, context: what, script: script)
             let (points, source) = try stampList(stamps.value, context: what)
+            stampTotal += points.count
             return DrawEntry(brush: brush, stamps: points, location: value.location, source: source)
         case let .points(points):
             try checkKeys(members, allowed: ScriptDecoder.strokeEntryKeys, in: what)
             let brush = try brushName(in: members, of: value, context: what, script: script)
-            let stroke = try strokeSpec(members, samples: points.value, context: what,
-                                        index: try seedIndex(members) ?? strokeCount)
+            var stroke = try strokeSpec(members, samples: points.value, context: what,
+                                        index: try seedIndex(members) ?? strokeCount, fps: script.fps)
             strokeCount += 1
+            stroke.style.cull = StrokeCull(width: Double(script.canvas.width), height: Double(script.canvas.height),
+                                           pointScale: Double(script.pointScale),
+                                           drift: script.maxAge > 0 ? Double(script.dissolveDistance) : 0)
+            try checkStampBudget(of: stroke, script: script, entry: value, what: what)
             return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke)
         }
+    }
+
+    /// Counts the stamps a stroke makes (without making them) against the script's limits.
+    private mutating func checkStampBudget(of stroke: StrokeSpec, script: Script, entry: JSONValue,
+                                           what: String) throws(InputError) {
+        let count = StrokeBuilder.count(for: stroke.samples, style: stroke.style, fps: script.fps,
+                                        seed: script.seed, strokeIndex: stroke.index,
+                                        madeLimit: Limits.maxStampsPerScript - stampTotal,
+                                        walkLimit: Limits.maxStrokeWalkPerScript - walkTotal)
+        if count.overLimit {
+            if count.made > Limits.maxStampsPerScript - stampTotal {
+                throw fail(entry.location, "the stroke in \(what) makes more than \(count.made) stamps that can touch the canvas, "
+                           + "and a script may have at most \(Limits.maxStampsPerScript) stamps in all (\(stampTotal) before this entry); "
+                           + "use a larger spacing or radius, or fewer samples")
+            }
+            let places = count.walked
+            let limit = Limits.maxStrokeWalkPerScript
+            let segment = Int(StrokeStamper.maxSegmentLength)
+            throw fail(entry.location, "the stroke in \(what) is too long for its radius and spacing: it walks more than \(places) stamp places "
+                       + "(a script's strokes may walk \(limit) in all, \(walkTotal) before this entry) or has a segment over \(segment) px; "
+                       + "are its samples far off the canvas?")
+        }
+        stampTotal += count.made
+        walkTotal += count.walked
     }
 
     /// The entry's `brush`, which must name a brush the script defines.
@@ -213,8 +245,17 @@ struct ScriptDecoder: JSONReading {
         switch value.kind {
         case .string:
             let file = try existingFile(value, for: "stamps file")
-            return (try SketchPointsFile.read(path: file), file)
-        case .array:
+            let room = Limits.maxStampsPerScript - stampTotal
+            let bytes = try FileSystem.readBytes(path: file, limit: room * SketchPoint.byteSize) { size in
+                "holds \(size / SketchPoint.byteSize) stamps (\(size) bytes), and a script may have at most "
+                    + "\(Limits.maxStampsPerScript) stamps in all (\(stampTotal) before this entry)"
+            }
+            return (try SketchPointsFile.decode(bytes, path: file), file)
+        case let .array(items):
+            guard items.count <= Limits.maxStampsPerScript - stampTotal else {
+                throw fail(value.location, "\(context) has \(items.count) stamps, and a script may have at most "
+                           + "\(Limits.maxStampsPerScript) stamps in all (\(stampTotal) before this entry)")
+            }
             return (try stamps(value), nil)
         default:
             throw fail(value.location, "expected an array of stamps or the path of a .sketchpoints file for stamps in \(context), found \(value.kindDescription)")
@@ -225,6 +266,9 @@ struct ScriptDecoder: JSONReading {
     private func existingFile(_ value: JSONValue, for what: String) throws(InputError) -> String {
         let text = try string(value, for: what)
         guard !text.isEmpty else { throw fail(value.location, "expected a file path for \(what), found an empty string") }
+        guard !text.utf8.contains(0) else {
+            throw fail(value.location, "the path \(InputError.quoted(text)) for \(what) holds a NUL character, which no file name can")
+        }
         let resolved = FileSystem.resolve(text, against: directory)
         switch FileSystem.entry(at: resolved) {
         case .file: return resolved

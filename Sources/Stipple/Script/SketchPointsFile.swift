@@ -3,7 +3,7 @@
 public enum SketchPointsFile {
     /// Reads and validates the file at `path`.
     public static func read(path: String) throws(InputError) -> [SketchPoint] {
-        try decode(try FileSystem.readBytes(path: path), path: path)
+        try decode(try FileSystem.readBytes(path: path, limit: Limits.maxSketchPointsBytes), path: path)
     }
 
     /// Decodes and validates `bytes`; `path` names the file in errors.
@@ -45,6 +45,6 @@ public enum SketchPointsFile {
     /// Writes `points` to `path` atomically: on failure no partial file is left and an
     /// existing file is untouched.
     public static func write(_ points: [SketchPoint], to path: String) throws(InputError) {
-        try FileSystem.writeAtomically(encode(points), to: path)
+        try OutputFile.write(encode(points), to: path)
     }
 }

@@ -39,6 +39,31 @@ public struct ArcLengthTable: Sendable {
         }
     }
 
+    /// `ArcLengthTable(curve).totalLength`, bit for bit (the same subdivision, the same sums
+    /// in the same order), without keeping the table: for segments nothing is placed on.
+    public static func totalLength(of curve: CubicBezier, maxChord: Double = 0.5, flatness: Double = 1e-6,
+                                   evenness: Double = 1e-3) -> Double {
+        var total = 0.0
+        var pending: [(t0: Double, p0: SIMD2<Double>, t1: Double, p1: SIMD2<Double>, depth: Int)] =
+            [(0, curve.p0, 1, curve.p3, 0)]
+        while let (t0, p0, t1, p1, depth) = pending.popLast() {
+            let tm = (t0 + t1) / 2
+            let pm = curve.point(at: tm)
+            let first = distance(p0, pm), second = distance(pm, p1)
+            let split = depth < 2 || (depth < 40 && (first + second - distance(p0, p1) > flatness
+                                                       || abs(first - second) > evenness
+                                                       || first + second > maxChord))
+            if split {
+                pending.append((tm, pm, t1, p1, depth + 1))
+                pending.append((t0, p0, tm, pm, depth + 1))
+            } else {
+                total = total + first
+                total = total + second
+            }
+        }
+        return total
+    }
+
     public var totalLength: Double { lengths[lengths.count - 1] }
 
     /// The parameter t where the arc from t = 0 has length `s` (clamped to the segment).

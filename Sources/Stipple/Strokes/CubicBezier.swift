@@ -10,6 +10,10 @@ public struct CubicBezier: Equatable, Sendable {
         self.p0 = p0; self.p1 = p1; self.p2 = p2; self.p3 = p3
     }
 
+    /// The corners of the control points' bounding box, which holds the whole curve.
+    public var minCorner: SIMD2<Double> { pointwiseMin(pointwiseMin(p0, p1), pointwiseMin(p2, p3)) }
+    public var maxCorner: SIMD2<Double> { pointwiseMax(pointwiseMax(p0, p1), pointwiseMax(p2, p3)) }
+
     public func point(at t: Double) -> SIMD2<Double> {
         let u = 1 - t
         let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t

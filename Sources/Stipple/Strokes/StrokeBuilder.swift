@@ -59,11 +59,11 @@ public struct StrokeBuilder: Sendable {
             }
         } else {
             _ = smoother.add(position)
-            new = [stamper.firstStamp(at: knot)]
+            new = stamper.firstStamp(at: knot).map { [$0] } ?? []
         }
         lastKnot = knot
         lastSpeed = speed
-        stamps.append(contentsOf: new)
+        if !stamper.countOnly { stamps.append(contentsOf: new) }
         return new
     }
 
@@ -76,7 +76,7 @@ public struct StrokeBuilder: Sendable {
         precondition(!isEnded, "StrokeBuilder.end called twice")
         isEnded = true
         guard let last = lastKnot, let closing = stamper.closingStamp(at: last) else { return [] }
-        stamps.append(closing)
+        if !stamper.countOnly { stamps.append(closing) }
         return [closing]
     }
 
@@ -87,6 +87,31 @@ public struct StrokeBuilder: Sendable {
         for sample in samples { builder.add(sample) }
         builder.end()
         return builder.stamps
+    }
+
+    /// What a stroke costs, found without making its stamps: `made` stamps (after culling)
+    /// from `walked` places. The walk stops early, with `overLimit`, once either passes its
+    /// limit, so the answer comes in bounded time and memory whatever the samples.
+    public struct Count: Equatable, Sendable {
+        public var made: Int
+        public var walked: Int
+        public var overLimit: Bool
+    }
+
+    public static func count(for samples: [TouchSample], style: StrokeStyle, fps: Double,
+                             seed: UInt64, strokeIndex: Int, madeLimit: Int = .max,
+                             walkLimit: Int = .max) -> Count {
+        var builder = StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeIndex)
+        builder.stamper.countOnly = true
+        builder.stamper.madeLimit = madeLimit
+        builder.stamper.walkLimit = walkLimit
+        for sample in samples {
+            builder.add(sample)
+            if builder.stamper.overLimit { break }
+        }
+        if !builder.stamper.overLimit { builder.end() }
+        return Count(made: builder.stamper.made, walked: builder.stamper.walked,
+                     overLimit: builder.stamper.overLimit)
     }
 
     private func knot(for sample: TouchSample, at position: SIMD2<Double>, speed: Double) -> StrokeKnot {

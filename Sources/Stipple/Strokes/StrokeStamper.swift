@@ -15,9 +15,14 @@ import Foundation
 ///   stroke starts and ends exactly where the finger did.
 /// - dissolveAngle is uniform in [0, 2π), one draw per stamp from the stroke's SplitMix64,
 ///   in stamp order.
+/// - With `style.cull`, a stamp that can never touch the canvas is not made (it still takes
+///   its random draw, so the stamps that are made do not change); a segment whose control
+///   points all lie that far out is walked without placing a stamp at all.
 public struct StrokeStamper: Sendable {
     /// Floor for the step, px: a zero radius must not make infinitely many stamps.
     public static let minimumStep: Double = 0.05
+    /// The longest segment between two touch samples a counted walk accepts (its chord, px).
+    public static let maxSegmentLength: Double = 1_000_000
 
     public let style: StrokeStyle
     public let fps: Double
@@ -28,6 +33,16 @@ public struct StrokeStamper: Sendable {
     private var distanceSinceLastStamp: Double = 0
     /// The curve's direction at the end of the last segment walked.
     private var endDirection: SIMD2<Double>?
+    /// Stamp places walked so far: stamps made plus stamps culled.
+    public private(set) var walked = 0
+    /// Stamps made so far (not culled).
+    public private(set) var made = 0
+    /// Counting only: `stamps(along:)` returns nothing, and `made` still counts.
+    public var countOnly = false
+    /// The walk stops (and `overLimit` becomes true) once `walked` or `made` passes these.
+    public var walkLimit = Int.max
+    public var madeLimit = Int.max
+    public private(set) var overLimit = false
 
     public init(style: StrokeStyle, fps: Double, random: SplitMix64) {
         precondition(style.spacing > 0 && style.spacing.isFinite, "spacing must be > 0")
@@ -36,9 +51,10 @@ public struct StrokeStamper: Sendable {
     }
 
     /// The stamp on the first sample of a stroke: a single tap is exactly this one stamp.
-    public mutating func firstStamp(at knot: StrokeKnot) -> Stamp {
-        let stamp = makeStamp(at: knot.position, radius: knot.radius, opacity: knot.opacity,
-                              time: knot.time, direction: nil)
+    /// Nil when the stamp is culled (see `StrokeCull`).
+    public mutating func firstStamp(at knot: StrokeKnot) -> Stamp? {
+        let stamp = place(at: knot.position, radius: knot.radius, opacity: knot.opacity,
+                          time: knot.time, direction: nil)
         distanceToNextStamp = step(radius: knot.radius)
         distanceSinceLastStamp = 0
         return stamp
@@ -50,28 +66,61 @@ public struct StrokeStamper: Sendable {
     public mutating func closingStamp(at knot: StrokeKnot) -> Stamp? {
         guard distanceSinceLastStamp >= Self.minimumStep else { return nil }
         distanceSinceLastStamp = 0
-        return makeStamp(at: knot.position, radius: knot.radius, opacity: knot.opacity,
-                         time: knot.time, direction: endDirection)
+        return place(at: knot.position, radius: knot.radius, opacity: knot.opacity,
+                     time: knot.time, direction: endDirection)
     }
 
     /// The stamps along `curve`, which runs from knot `a` to knot `b`.
     public mutating func stamps(along curve: CubicBezier, from a: StrokeKnot, to b: StrokeKnot) -> [Stamp] {
-        let table = ArcLengthTable(curve)
-        let total = table.totalLength
         var stamps: [Stamp] = []
+        if walkLimit != .max && !overLimit {
+            // Bounded before any work: the segment is at least its chord long, and walking it
+            // takes at least chord / (largest step) places and chord / 0.5 px of arc table.
+            let d = curve.p3 - curve.p0
+            let chord = (d * d).sum().squareRoot()
+            let largest = max(step(radius: a.radius), step(radius: b.radius))
+            let places = chord / largest
+            if Double(walked) + places > Double(walkLimit) || chord > Self.maxSegmentLength {
+                walked += Int(min(places, Double(walkLimit) + 1))
+                overLimit = true
+                return []
+            }
+        }
+        let culled: Bool
+        if let cull = style.cull {
+            culled = !cull.mayTouch(min: curve.minCorner, max: curve.maxCorner, radius: max(a.radius, b.radius))
+        } else {
+            culled = false
+        }
+        let table: ArcLengthTable? = culled ? nil : ArcLengthTable(curve)
+        let total = table?.totalLength ?? ArcLengthTable.totalLength(of: curve)
         var s = distanceToNextStamp
         var lastStampAt: Double? = nil
-        while s <= total {
-            let u = total > 0 ? s / total : 1
-            let t = table.parameter(atLength: s)
-            let radius = a.radius + (b.radius - a.radius) * u
-            let stamp = makeStamp(at: curve.point(at: t), radius: radius,
-                                  opacity: a.opacity + (b.opacity - a.opacity) * u,
-                                  time: a.time + (b.time - a.time) * u,
-                                  direction: curve.direction(at: t))
-            stamps.append(stamp)
-            lastStampAt = s
-            s += step(radius: radius)
+        if culled {
+            // Nothing here can show: the same walk, the same arithmetic, no curve and no stamp.
+            while s <= total && !overLimit {
+                let u = total > 0 ? s / total : 1
+                let radius = a.radius + (b.radius - a.radius) * u
+                _ = random.next()
+                walked += 1
+                if walked > walkLimit { overLimit = true }
+                lastStampAt = s
+                s += step(radius: radius)
+            }
+        } else {
+            while s <= total && !overLimit {
+                let u = total > 0 ? s / total : 1
+                let t = table!.parameter(atLength: s)
+                let radius = a.radius + (b.radius - a.radius) * u
+                if let stamp = place(at: curve.point(at: t), radius: radius,
+                                     opacity: a.opacity + (b.opacity - a.opacity) * u,
+                                     time: a.time + (b.time - a.time) * u,
+                                     direction: curve.direction(at: t)) {
+                    stamps.append(stamp)
+                }
+                lastStampAt = s
+                s += step(radius: radius)
+            }
         }
         distanceToNextStamp = s - total
         distanceSinceLastStamp = total - (lastStampAt ?? -distanceSinceLastStamp)
@@ -81,6 +130,25 @@ public struct StrokeStamper: Sendable {
 
     public func step(radius: Double) -> Double {
         max(Double(style.spacing) * 2 * radius, Self.minimumStep)
+    }
+
+    /// The stamp at `p`, or nil when it is culled, only counted, or past a limit; the
+    /// random draw is taken in every case.
+    private mutating func place(at p: SIMD2<Double>, radius: Double, opacity: Double,
+                                time: Double, direction: SIMD2<Double>?) -> Stamp? {
+        walked += 1
+        if walked > walkLimit { overLimit = true }
+        if let cull = style.cull, !cull.mayTouch(p, radius: radius) {
+            _ = random.next()
+            return nil
+        }
+        made += 1
+        if made > madeLimit { overLimit = true }
+        if countOnly || overLimit {
+            _ = random.next()
+            return nil
+        }
+        return makeStamp(at: p, radius: radius, opacity: opacity, time: time, direction: direction)
     }
 
     private mutating func makeStamp(at p: SIMD2<Double>, radius: Double, opacity: Double,

@@ -19,6 +19,9 @@ public struct StrokeStyle: Equatable, Sendable {
     public var speed: SpeedMapping?
     /// Default `.none`.
     public var rotation: StampRotation
+    /// Where stamps can show (the script layer sets it from the canvas): stamps that can
+    /// never touch it are not made. Default nil: every stamp is made.
+    public var cull: StrokeCull?
 
     public init(color: Color, radius: Float, spacing: Float = 0.15, smoothing: Float = 0.5,
                 opacity: Float = 1, pressure: PressureMapping = PressureMapping(),

@@ -5,6 +5,8 @@ struct EventDecoder {
     let file: String
     /// The script's brushes (names an event may use).
     let brushes: Set<String>
+    /// The video's rate: touch times become frames with it (and are bounded by it).
+    let fps: Double
     private var lastTime = -Double.infinity
     private var open: Set<Int> = []
     private var ended: Set<Int> = []
@@ -12,7 +14,8 @@ struct EventDecoder {
     static let sampleKeys = ["t", "stroke", "x", "y", "pressure"]
     static let styleKeys = ["brush", "color", "radius", "spacing", "smoothing", "opacity", "speed", "rotation"]
 
-    init(file: String, brushes: Set<String>) {
+    init(file: String, brushes: Set<String>, fps: Double) {
+        self.fps = fps
         self.file = file; self.brushes = brushes
     }
 
@@ -79,7 +82,7 @@ struct EventDecoder {
             // The style is read as a `points` entry's, with this event as its one sample.
             let samples = JSONValue(.array([JSONValue(.object(sampleMembers), at: root.location)]), at: root.location)
             let spec = try d.strokeSpec(styleMembers.filter { $0.key != "brush" }, samples: samples,
-                                        context: "stroke \(id)", index: 0)
+                                        context: "stroke \(id)", index: 0, fps: fps)
             start = TouchEvent.StrokeStart(brush: name, style: spec.style)
             open.insert(id)
         }

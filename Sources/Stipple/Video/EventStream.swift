@@ -15,13 +15,13 @@ public final class EventStream: @unchecked Sendable {
     private var failure: InputError?
     private var finished = false
 
-    /// `brushes`: the names events may draw with (the script's).
-    public init(path: String, brushes: Set<String>) throws {
+    /// `brushes`: the names events may draw with (the script's); `fps` turns their times into frames.
+    public init(path: String, brushes: Set<String>, fps: Double) throws {
         name = path == "-" ? "stdin" : path
         if path != "-" && FileSystem.entry(at: path) == .file {
             var info = stat()
             if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-                var decoder = EventDecoder(file: name, brushes: brushes)
+                var decoder = EventDecoder(file: name, brushes: brushes, fps: fps)
                 let bytes = try FileSystem.readBytes(path: path)
                 var line = 0
                 for chunk in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -36,7 +36,7 @@ public final class EventStream: @unchecked Sendable {
         // A pipe or FIFO: opening a FIFO waits for a writer, so even the open is the thread's.
         let file = name
         Thread.detachNewThread { [self] in
-            var decoder = EventDecoder(file: file, brushes: brushes)
+            var decoder = EventDecoder(file: file, brushes: brushes, fps: fps)
             let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return fail(InputError(file: path, "cannot read the events: \(String(cString: strerror(errno)))")) }
             var pending: [UInt8] = []

@@ -1,0 +1,30 @@
+/// Every limit Stipple puts on its input, in one place (docs/limits.md explains each).
+/// Each is checked before the memory it guards is allocated, and its error names the
+/// file, the place and the count.
+public enum Limits {
+    /// Stamps in one script, all draw entries together (inline, `.sketchpoints` files and
+    /// the stamps strokes make after culling). A frame draws at most every stamp of its
+    /// script, so this is also the limit per frame. 2^22: 151 MB of stamps.
+    public static let maxStampsPerScript = 1 << 22
+    /// Places a script's strokes may walk, stamps made and culled together: bounds the
+    /// time a stroke with far-away samples takes, now that its unseen stamps cost no memory.
+    public static let maxStrokeWalkPerScript = 1 << 24
+    /// Touch samples in one stroke.
+    public static let maxSamplesPerStroke = 1 << 20
+    /// The furthest frame a touch time may fall on, either side of frame 0: |t × fps| ≤ 2^24,
+    /// where every frame number (and every age) is exact in a 32-bit float.
+    public static let maxTouchFrame: Double = 16_777_216
+    /// The last frame `render` draws (`--frame`, `--frames`): ages stay exact in Float32.
+    public static let maxFrame = 16_777_215
+    /// Frames one `render --frames` run writes.
+    public static let maxFramesPerRun = 100_000
+    /// Bytes read from a script, a `stipple-test.json` or a report.
+    public static let maxTextFileBytes = 64 << 20
+    /// Bytes read from a `.sketchpoints` file (every stamp a script may have).
+    public static let maxSketchPointsBytes = maxStampsPerScript * SketchPoint.byteSize
+    /// Bytes read from a PNG file.
+    public static let maxPNGFileBytes = 256 << 20
+    /// The largest PNG decoded: each side, and width × height (a 16384² image, 1 GiB as RGBA).
+    public static let maxPNGSide = 16_384
+    public static let maxPNGPixels = 1 << 28
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Stipple
+import XCTest
+
+/// Issue 13, bounded memory and silent wrong input: limits refused before allocating, unseen
+/// stamps culled, and every echoed value escaped onto one line.
+final class BoundedInputTests: XCTestCase {
+    private func strokeScript(radius: Double, _ points: String) -> String {
+        #"{"canvas":{"width":64,"height":64},"brushes":{"s":{"builtin":"soft-round"}},"draw":[{"brush":"s","radius":\#(radius),"points":[\#(points)]}]}"#
+    }
+
+    func testAStrokeWithAFarSampleIsCulledNotAllocated() throws {
+        let f = try CLIFolder(self, "far-stroke")
+        try f.write("far.json", strokeScript(radius: 4, #"{"x":10,"y":10,"t":0},{"x":100000,"y":10,"t":0.1},{"x":30,"y":30,"t":0.2}"#))
+        let run = try f.run(["stamps", "far.json", "-o", "far.sketchpoints"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let points = try SketchPointsFile.read(path: f.path("far.sketchpoints"))
+        XCTAssertLessThan(points.count, 2_000, "only stamps that can touch the canvas are made")
+        XCTAssertTrue(points.allSatisfy { $0.x < 64 + 20 }, "no stamp far off the canvas")
+    }
+
+    func testAStrokeTooLongForItsRadiusIsRefusedNamingTheEntry() throws {
+        let f = try CLIFolder(self, "long-stroke")
+        try f.write("long.json", strokeScript(radius: 0.01, #"{"x":-1e7,"y":10,"t":0},{"x":1e7,"y":10,"t":0.1}"#))
+        try f.assertRefused(["render", "long.json", "-o", "out.png"], saysAll: ["long.json:1:", "draw entry 1", "stamp places"])
+    }
+
+    func testCullingKeepsEveryStampThatCanTouchTheCanvas() throws {
+        var style = StrokeStyle(color: .black, radius: 3)
+        let samples = [TouchSample(x: -50, y: 10, t: 0), TouchSample(x: 30, y: 30, t: 0.1),
+                       TouchSample(x: 200, y: 40, t: 0.2), TouchSample(x: 20, y: 50, t: 0.3)]
+        let all = StrokeBuilder.stamps(for: samples, style: style, fps: 30, seed: 7, strokeIndex: 0)
+        style.cull = StrokeCull(width: 64, height: 64, pointScale: 1, drift: 6)
+        let kept = StrokeBuilder.stamps(for: samples, style: style, fps: 30, seed: 7, strokeIndex: 0)
+        let cull = style.cull!
+        let expected = all.filter { cull.mayTouch(SIMD2(Double($0.point.x), Double($0.point.y)), radius: Double($0.point.radius)) }
+        XCTAssertEqual(kept, expected, "the same stamps, bit for bit, dissolve angles included")
+        XCTAssertLessThan(kept.count, all.count)
+        let count = StrokeBuilder.count(for: samples, style: style, fps: 30, seed: 7, strokeIndex: 0)
+        XCTAssertEqual(count.made, kept.count)
+    }
+
+    func testATouchTimeFarFromFrameZeroIsRefused() throws {
+        let f = try CLIFolder(self, "touch-time")
+        try f.write("t.json", strokeScript(radius: 4, #"{"x":10,"y":10,"t":-1e38}"#))
+        try f.assertRefused(["render", "t.json", "-o", "out.png"], saysAll: ["t.json:1:", "touch sample 1", "16777216 frames"])
+    }
+
+    func testAPathWithANulIsRefused() throws {
+        let f = try CLIFolder(self, "nul-path")
+        try f.write("brush.png", "x")
+        try f.write("n.json", #"{"canvas":{"width":8,"height":8},"brushes":{"s":"brush.png\u0000junk"},"draw":[]}"#)
+        try f.assertRefused(["render", "n.json", "-o", "out.png"], saysAll: [#"brush.png\u0000junk"#, "NUL"])
+    }
+
+    func testControlCharactersInEchoedValuesAreEscaped() throws {
+        let f = try CLIFolder(self, "escape")
+        try f.write("e.json", #"{"canvas":{"width":8,"height":8},"brushes":{"s":{"builtin":"x\u001b[2J\nz\r"}},"draw":[]}"#)
+        try f.assertRefused(["render", "e.json", "-o", "out.png"], saysAll: [#""x\u001b[2J\nz\r""#])
+        try f.assertRefused(["render", "a\u{1B}[2J\nb.json", "-o", "out.png"], saysAll: [#"a\u001b[2J\nb.json"#])
+    }
+
+    func testAnEmptyPathIsNamed() throws {
+        let f = try CLIFolder(self, "empty-path")
+        try f.assertRefused(["render", "", "-o", "out.png"], saysAll: [#""": the path is empty"#])
+    }
+
+    func testAPNGDeclaringAHugeSizeIsRefusedBeforeDecoding() throws {
+        let f = try CLIFolder(self, "huge-png")
+        // A valid header for 65536×65536 RGBA, then an IDAT of a few bytes.
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        func chunk(_ type: String, _ data: [UInt8]) {
+            let t = Array(type.utf8)
+            png += withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + t + data
+            png += withUnsafeBytes(of: crc32(t + data).bigEndian, Array.init)
+        }
+        chunk("IHDR", [0, 1, 0, 0, 0, 1, 0, 0, 8, 6, 0, 0, 0])
+        chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+        chunk("IEND", [])
+        try Data(png).write(to: f.dir.appendingPathComponent("huge.png"))
+        try f.assertRefused(["compare", "huge.png", "huge.png"], saysAll: ["huge.png:byte 16:", "65536x65536"])
+        try f.write("b.json", #"{"canvas":{"width":8,"height":8},"brushes":{"b":"huge.png"},"draw":[]}"#)
+        try f.assertRefused(["render", "b.json", "-o", "out.png"], saysAll: ["huge.png", "65536x65536"])
+    }
+
+    func testNegativeOptionValuesGetAClearMessage() throws {
+        let f = try CLIFolder(self, "negative")
+        try f.write("one.json", #"{"canvas":{"width":8,"height":8},"draw":[]}"#)
+        try f.assertRefused(["test", ".", "--jobs", "-1"], status: 64, saysAll: ["--jobs of 1 or more"])
+        try f.assertRefused(["bench", "--stamps", "-5"], status: 64, saysAll: ["--stamps of 1 or more"])
+        try f.assertRefused(["render", "one.json", "-o", "o.png", "--compression", "-1"], status: 64, saysAll: ["compression level from 0 to 9"])
+    }
+
+    func testBadReportsAndScenariosAreOneLine() throws {
+        let f = try CLIFolder(self, "one-line")
+        try f.write("r.json", "{\n  \"cases\": [,]\n}")
+        try f.assertRefused(["test", "--merge-reports", "r.json"], saysAll: ["r.json:2:"])
+        try f.write("s.json", #"{"cases": []}"#)
+        try f.assertRefused(["test", "--merge-reports", "s.json"], saysAll: ["s.json:1:1: not a stipple test report"])
+        try f.assertRefused(["bench", "--scenario", "nope"], status: 64, saysAll: ["nope"])
+    }
+
+    private func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = (c >> 1) ^ (0xEDB8_8320 & (0 &- (c & 1))) }
+        }
+        return ~c
+    }
+}
