@@ -24,8 +24,7 @@ final class VideoCommandTests: XCTestCase {
         try TestSupport.stipple(["bake"] + args, in: dir)
     }
 
-    private func assertFails(_ raw: TestSupport.Run, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
-        let run = VideoTestSupport.withoutExitCrash(raw)
+    private func assertFails(_ run: TestSupport.Run, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(run.status, 2, run.stderr, file: file, line: line)
         XCTAssertTrue(run.stderr.hasPrefix("stipple: error: "), run.stderr, file: file, line: line)
         XCTAssertTrue(run.stderr.contains(expected), "expected “\(expected)” in: \(run.stderr)", file: file, line: line)

@@ -90,8 +90,8 @@ final class VideoEventTests: XCTestCase {
         ]
         for (text, expected) in cases {
             try write(text, "e.jsonl", in: dir)
-            let run = VideoTestSupport.withoutExitCrash(try TestSupport.stipple(
-                ["bake", "s.json", "--video", "in.y4m", "-o", "o.y4m", "--events", "e.jsonl"], in: dir))
+            let run = try TestSupport.stipple(
+                ["bake", "s.json", "--video", "in.y4m", "-o", "o.y4m", "--events", "e.jsonl"], in: dir)
             XCTAssertEqual(run.status, 2, run.stderr)
             XCTAssertTrue(run.stderr.hasPrefix("stipple: error: \(expected)"), "expected \(expected): \(run.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("o.y4m").path))

@@ -39,21 +39,6 @@ enum VideoTestSupport {
         guard r.status == 0 else { throw VideoTestError("ffmpeg could not make \(path): \(r.stderr)") }
     }
 
-    /// The run's stderr and status with a known exit-time crash taken out. After an error that
-    /// follows the renderer's creation, `stipple` sometimes aborts while exiting, after its
-    /// error line ("double free or corruption", status 134; about 3 % of runs here, also
-    /// `stipple render` with a canvas too large for the driver: not video code, reported to
-    /// the renderer's owner). The error line before it is what these tests check.
-    static func withoutExitCrash(_ run: TestSupport.Run) -> TestSupport.Run {
-        var lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let crash = lines.firstIndex { $0.contains("double free") || $0.hasPrefix("free(): ") || $0.hasPrefix("corrupted ") }
-        guard let crash, crash >= 1 else { return run }
-        print("note: stipple aborted while exiting after its error (known teardown crash): \(lines[crash])")
-        lines.removeSubrange(crash...)
-        return TestSupport.Run(status: run.status == 134 ? 2 : run.status, stdout: run.stdout,
-                               stderr: lines.joined(separator: "\n") + "\n")
-    }
-
     /// Every frame of a y4m file, planes only.
     static func read(_ path: String) throws -> (header: Y4MHeader, frames: [[UInt8]]) {
         let reader = try Y4MReader(path: path)
