@@ -88,12 +88,15 @@ final class Framebuffer {
         Framebuffer.flipRows(readBuffer, into: &out, width: width, height: height)
     }
 
-    /// The canvas as premultiplied 8-bit RGBA in a new buffer, bottom row first (GL's order).
-    func readBottomUp(_ gl: GL) -> [UInt8] {
+    /// Rows `rows` of the canvas (row 0 at the bottom, GL's order) as premultiplied 8-bit
+    /// RGBA in a new buffer, bottom row first.
+    func readRows(_ gl: GL, _ rows: Range<Int>) -> [UInt8] {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows of the canvas")
         gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
-        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-            gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: buffer.baseAddress!)
-            count = width * height * 4
+        return [UInt8](unsafeUninitializedCapacity: width * rows.count * 4) { buffer, count in
+            gl.readPixels(x: guardBand, y: guardBand + rows.lowerBound, width: width, height: rows.count,
+                          into: buffer.baseAddress!)
+            count = width * rows.count * 4
         }
     }
 

@@ -91,12 +91,12 @@ final class GLDevice {
         return readback
     }
 
-    /// Reads a target back into a new buffer in GL's row order (bottom row first),
-    /// premultiplied: the least a render thread can do to hand pixels over.
-    func readBottomUp(_ target: Framebuffer) throws -> [UInt8] {
+    /// Reads rows of a target back (row 0 at the bottom, GL's order) into a new buffer,
+    /// premultiplied: a band of a read-back spread over several render-thread jobs.
+    func readRows(_ target: Framebuffer, _ rows: Range<Int>) throws -> [UInt8] {
         target.bind(gl)
-        let pixels = target.readBottomUp(gl)
-        try gl.checkError("reading back a \(target.width)×\(target.height) surface")
+        let pixels = target.readRows(gl, rows)
+        try gl.checkError("reading back rows \(rows.lowerBound)..<\(rows.upperBound) of a \(target.width)×\(target.height) surface")
         return pixels
     }
 

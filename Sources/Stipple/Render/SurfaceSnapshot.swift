@@ -18,20 +18,24 @@ struct SurfaceSnapshot: Sendable {
 }
 
 extension Renderer {
-    /// One read-back of a surface, premultiplied and bottom-up: all the render thread does
-    /// for a save (`image(of:)` turns and un-premultiplies on this thread).
-    func snapshot(of id: SurfaceID) throws -> SurfaceSnapshot {
-        let target = try surface(id)
-        return SurfaceSnapshot(width: target.width, height: target.height,
-                               premultiplied: try device.readBottomUp(target), bottomUp: true)
+    /// Rows of a surface (row 0 at the bottom, GL's order), premultiplied: one band of a
+    /// save's read-back.
+    func surfaceRows(_ id: SurfaceID, _ rows: Range<Int>) throws -> [UInt8] {
+        try device.readRows(try surface(id), rows)
     }
+}
+
+extension SurfaceSnapshot {
+    /// How much of a surface one render-thread job reads back: 4 MiB (256 rows of a 4096-wide
+    /// drawing, a few milliseconds), so a frame never waits on more than one band.
+    static let bandBytes = 4 << 20
 }
 
 extension LiveCanvas {
     /// The backing layer's pixels: one read-back of its surface, or, while nothing is baked,
     /// the canvas background as a frame starts from it (no GL at all).
     func backingSnapshot() async throws -> SurfaceSnapshot {
-        if let s = session.backing.surface { return try await renderer.snapshot(of: s) }
+        if let s = session.backing.surface { return try await bandedSnapshot(of: s) }
         let (w, h) = (canvas.width, canvas.height)
         switch canvas.background {
         case let .color(c):
@@ -42,7 +46,7 @@ extension LiveCanvas {
         case let .image(image):
             return SurfaceSnapshot(width: w, height: h, premultiplied: image.premultiplied())
         case let .surface(id):
-            return try await renderer.snapshot(of: id)
+            return try await bandedSnapshot(of: id)
         }
     }
 
@@ -52,5 +56,19 @@ extension LiveCanvas {
         try await bakeSlice()
         try await renderer.drawLayers(drawOrder, canvas: frameCanvas, frame: frame, settings: settings, upload: upload)
         await renderer.finish()
+    }
+
+    /// A surface read back in bands, each its own job on the render thread, so frames are
+    /// drawn between them instead of waiting for the whole read-back (64 MiB at 4096×4096).
+    /// The surface must not change meanwhile: a save holds baking while it takes this.
+    func bandedSnapshot(of id: SurfaceID) async throws -> SurfaceSnapshot {
+        let (w, h) = (canvas.width, canvas.height)
+        let band = max(1, SurfaceSnapshot.bandBytes / (w * 4))
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(w * h * 4)
+        for y in stride(from: 0, to: h, by: band) {
+            pixels += try await renderer.surfaceRows(id, y..<min(h, y + band))
+        }
+        return SurfaceSnapshot(width: w, height: h, premultiplied: pixels, bottomUp: true)
     }
 }
