@@ -276,7 +276,7 @@ extension BenchSuite {
         row.ratio = busy.max()! / quiet.max()!
         row.ratioTo = "max frame without a save"
         report.rows.append(row)
-        report.rows.append(BenchRow(scenario: "session", variant: "save snapshot (render thread)", workload: work,
+        report.rows.append(BenchRow(scenario: "session", variant: "save snapshot (banded read-back)", workload: work,
                                     timing: Timing(samples: snap), figures: ["ms": Timing(samples: snap).median * 1e3]))
         report.targets.append(.init(name: "session: longest frame wait while saving \(side)×\(side), ms",
                                     measured: busy.max()! * 1e3, limit: 50, atMost: true))
