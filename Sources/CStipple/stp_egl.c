@@ -1,12 +1,13 @@
 // EGL bring-up: GBM on a render node, else Mesa's surfaceless platform, else EGL's
 // device platform. Extensions are checked before their functions are looked up.
+// Finding a render node is stp_drm.c's concern.
 #define _GNU_SOURCE
 #include "stp_say.h"
 #include "stp_egl.h"
+#include "stp_drm.h"
+#include "stp_egl_internal.h"
 
 #include <EGL/eglext.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <gbm.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -22,20 +23,6 @@
 #define STP_INSTALL_HINT \
     "install Mesa's EGL and drivers: apt-get install libegl1 libegl-mesa0 libgles2 libgbm1 libgl1-mesa-dri"
 
-struct stp_egl {
-    stp_platform platform;
-    EGLDisplay display;
-    EGLConfig config;
-    EGLContext context;
-    EGLSurface surface;
-    int drm_fd;
-    struct gbm_device *gbm;
-    struct gbm_surface *gbm_surface;
-    char reason[256];
-    char version[32];
-    char vendor[128];
-    char device[128];
-};
 
 
 // True when the space-separated extension list names ext exactly.
@@ -46,68 +33,6 @@ static int has_extension(const char *list, const char *ext) {
         if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
     }
     return 0;
-}
-
-// Displays are shared by every stp_egl of the same platform in a process (EGL hands out
-// one EGLDisplay per platform and native display): terminate only when the last goes.
-static pthread_mutex_t display_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct { EGLDisplay display; int users; } display_users[8];
-
-static void display_retain(EGLDisplay d) {
-    pthread_mutex_lock(&display_lock);
-    int free_slot = -1;
-    for (int i = 0; i < 8; i++) {
-        if (display_users[i].display == d && display_users[i].users > 0) {
-            display_users[i].users++;
-            pthread_mutex_unlock(&display_lock);
-            return;
-        }
-        if (display_users[i].users == 0 && free_slot < 0) free_slot = i;
-    }
-    if (free_slot >= 0) { display_users[free_slot].display = d; display_users[free_slot].users = 1; }
-    pthread_mutex_unlock(&display_lock);
-}
-
-// Returns 1 when the caller was the last user of the display.
-static int display_release(EGLDisplay d) {
-    int last = 0;
-    pthread_mutex_lock(&display_lock);
-    for (int i = 0; i < 8; i++) {
-        if (display_users[i].display == d && display_users[i].users > 0) {
-            last = --display_users[i].users == 0;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&display_lock);
-    return last;
-}
-
-// The first /dev/dri/renderD* that opens, or -1.
-static int open_render_node(char *path_out, size_t path_len) {
-    DIR *dir = opendir("/dev/dri");
-    if (!dir) return -1;
-    struct dirent *e;
-    int fd = -1;
-    while ((e = readdir(dir)) != NULL) {
-        if (strncmp(e->d_name, "renderD", 7) != 0) continue;
-        snprintf(path_out, path_len, "/dev/dri/%s", e->d_name);
-        fd = open(path_out, O_RDWR | O_CLOEXEC);
-        if (fd >= 0) break;
-    }
-    closedir(dir);
-    return fd;
-}
-
-static int render_node_exists(void) {
-    DIR *dir = opendir("/dev/dri");
-    if (!dir) return 0;
-    struct dirent *e;
-    int found = 0;
-    while ((e = readdir(dir)) != NULL) {
-        if (strncmp(e->d_name, "renderD", 7) == 0) { found = 1; break; }
-    }
-    closedir(dir);
-    return found;
 }
 
 static EGLDisplay get_platform_display(EGLenum platform, void *native, char *err, size_t errlen) {
@@ -136,7 +61,7 @@ static int open_gbm(stp_egl *egl, char *err, size_t errlen) {
         stp_say(err, errlen, "EGL has no GBM platform (EGL_KHR_platform_gbm); " STP_INSTALL_HINT);
         return -1;
     }
-    egl->drm_fd = open_render_node(egl->device, sizeof egl->device);
+    egl->drm_fd = stp_drm_open_render_node(egl->device, sizeof egl->device);
     if (egl->drm_fd < 0) {
         stp_say(err, errlen, "the GBM platform needs a render node (/dev/dri/renderD*), and this machine has none "
             "(no GPU, or no access to it); use STIPPLE_EGL_PLATFORM=surfaceless or leave it unset");
@@ -195,7 +120,7 @@ static int create_context(stp_egl *egl, char *err, size_t errlen) {
         egl->display = EGL_NO_DISPLAY;
         return -1;
     }
-    display_retain(egl->display);
+    stp_egl_display_retain(egl->display);
     snprintf(egl->version, sizeof egl->version, "%d.%d", (int)major, (int)minor);
     const char *vendor = eglQueryString(egl->display, EGL_VENDOR);
     snprintf(egl->vendor, sizeof egl->vendor, "%s", vendor ? vendor : "unknown");
@@ -278,7 +203,7 @@ stp_egl *stp_egl_open(stp_platform request, char *err, size_t errlen) {
     int rc = -1;
     char first_err[512] = "";
     if (request == STP_PLATFORM_AUTO) {
-        if (render_node_exists()) {
+        if (stp_drm_render_node_exists()) {
             egl->platform = STP_PLATFORM_GBM;
             rc = open_gbm(egl, first_err, sizeof first_err);
             if (rc == 0) rc = create_context(egl, first_err, sizeof first_err);
@@ -328,36 +253,6 @@ stp_egl *stp_egl_open(stp_platform request, char *err, size_t errlen) {
     return rc != 0 ? NULL : egl;
 }
 
-// Which stp_egl this thread made current: the context guard's cheap check. Asking EGL
-// (eglGetCurrentContext) on every GL call costs a getpid() syscall in glvnd's fork check.
-static _Thread_local const stp_egl *current_here = NULL;
-
-const stp_egl *stp_egl_current_here(void) { return current_here; }
-
-int stp_egl_make_current(stp_egl *egl, char *err, size_t errlen) {
-    if (!eglMakeCurrent(egl->display, egl->surface, egl->surface, egl->context)) {
-        stp_say(err, errlen, "eglMakeCurrent failed (%s)", stp_egl_error_name(eglGetError()));
-        return -1;
-    }
-    current_here = egl;
-    return 0;
-}
-
-int stp_egl_is_current_in_egl(const stp_egl *egl) {
-    return egl && eglGetCurrentContext() == egl->context;
-}
-
-void stp_egl_release_current(stp_egl *egl) {
-    if (egl && egl->display != EGL_NO_DISPLAY) {
-        eglMakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    }
-    if (current_here == egl) current_here = NULL;
-}
-
-void stp_egl_release_thread(void) {
-    eglReleaseThread();
-}
-
 void stp_egl_close(stp_egl *egl) {
     if (!egl) return;
     if (egl->display != EGL_NO_DISPLAY) {
@@ -366,7 +261,7 @@ void stp_egl_close(stp_egl *egl) {
         // No eglTerminate, even for the last user: it unloads Mesa's driver (dlclose), and a
         // render thread that is still ending runs the driver's thread-exit destructors
         // from the unloaded code (SIGSEGV at exit). The display lives until the process ends.
-        (void)display_release(egl->display);
+        (void)stp_egl_display_release(egl->display);
     }
     if (egl->gbm_surface) gbm_surface_destroy(egl->gbm_surface);
     if (egl->gbm) gbm_device_destroy(egl->gbm);
