@@ -80,14 +80,16 @@ public final class VideoBake: @unchecked Sendable {
                     progress: (Int) -> Void = { _ in }) async throws -> Int {
         let layers = try await scene.makeLayers(on: renderer)
         let canvas = Canvas(width: header.width, height: header.height)
-        let (renderer, settings, span) = (self.renderer, self.settings, self.span)
+        let (renderer, settings, span, session) = (self.renderer, self.settings, self.span, scene.session)
         // Premultiplied, as read back: only covered pixels are un-premultiplied, by the
         // compositor, off the render thread.
         func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
             Task {
                 let extra = try await extraLayers?(n) ?? []
-                guard span.mayDraw(frame: n) || !extra.isEmpty else { return nil }
-                return try await renderer.renderLayersPremultiplied(layers + extra, canvas: canvas, frame: n,
+                guard span.mayDraw(frame: session.clockFrame(n)) || !extra.isEmpty else { return nil }
+                // The script's undo, redo and clear entries choose the layers shown at frame n.
+                return try await renderer.renderLayersPremultiplied(session.shown(layers, atFrame: n) + extra,
+                                                                    canvas: canvas, frame: session.clockFrame(n),
                                                                     settings: settings)
             }
         }
