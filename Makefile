@@ -99,5 +99,23 @@ sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
 	$(SWIFT) test --skip-build --scratch-path .build-asan
 
+# libFuzzer targets (Fuzz/, only in the package with STIPPLE_FUZZ=1): the JSON reader and
+# script decoder, and .sketchpoints; FUZZ_RUNS executions each from the seed corpus in
+# Fuzz/corpus (copied, so the repository's corpus is not grown). Crashes land in $(OUT)/fuzz.
+# Swift adds libFuzzer's coverage only with these flags: -sanitize=fuzzer alone gives
+# trace-pc-guard, which this libFuzzer refuses.
+FUZZ_RUNS ?= 1000000
+FUZZ_FLAGS := -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table
+fuzz: deps
+	STIPPLE_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz $(FUZZ_FLAGS) --product FuzzScript
+	STIPPLE_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz $(FUZZ_FLAGS) --product FuzzSketchPoints
+	@mkdir -p $(OUT)/fuzz
+	@for t in script:FuzzScript sketchpoints:FuzzSketchPoints; do \
+	  corpus=$(OUT)/fuzz/corpus-$${t%%:*}; rm -rf $$corpus; cp -r Fuzz/corpus/$${t%%:*} $$corpus; \
+	  echo "== $${t#*:}: $(FUZZ_RUNS) runs"; \
+	  (cd $(OUT)/fuzz && $(CURDIR)/.build-fuzz/debug/$${t#*:} -runs=$(FUZZ_RUNS) -max_len=4096 \
+	     -rss_limit_mb=2048 -timeout=10 corpus-$${t%%:*} 2>&1 | grep -E "^Done|ERROR|SUMMARY") || exit 1; \
+	done
+
 clean:
-	rm -rf .build .build-tsan .build-asan $(OUT)
+	rm -rf .build .build-tsan .build-asan .build-fuzz $(OUT)
