@@ -97,7 +97,7 @@ sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build-tsan -Xswiftc -sanitize=thread
 	$(SWIFT) test --skip-build --scratch-path .build-tsan
 	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
-	LSAN_OPTIONS=suppressions=$(CURDIR)/sanitize/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan
 
 # libFuzzer targets (Fuzz/, only in the package with STIPPLE_FUZZ=1): the JSON reader and
 # script decoder, and .sketchpoints; FUZZ_RUNS executions each from the seed corpus in
