@@ -99,5 +99,18 @@ sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
 	$(SWIFT) test --skip-build --scratch-path .build-asan
 
+# In-process fuzzing (issue 13), outside `make test`: the Fuzz/ package's libFuzzer targets, one
+# per reader, built with libFuzzer and AddressSanitizer, each run FUZZ_RUNS times (or for
+# FUZZ_TIME seconds, 0 = no limit) over a copy of its seed corpus Fuzz/corpus/<target>/.
+# Logs, summary and any reproducer go to $(OUT)/fuzz/. A finding fails it.
+FUZZ_RUNS ?= 1000000
+FUZZ_TIME ?= 0
+FUZZ_TARGETS ?= FuzzScript FuzzSketchpoints FuzzPNG FuzzTestConfig FuzzY4M
+FUZZ_BUILD := cd Fuzz && $(SWIFT) build -c debug -Xswiftc -sanitize=address \
+              -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table --scratch-path ../.build-fuzz
+fuzz: deps
+	$(FUZZ_BUILD)
+	scripts/fuzz.sh "$$($(FUZZ_BUILD) --show-bin-path)" $(OUT)/fuzz $(FUZZ_RUNS) $(FUZZ_TIME) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf .build .build-tsan .build-asan $(OUT)
+	rm -rf .build .build-tsan .build-asan .build-fuzz Fuzz/.build $(OUT)
