@@ -83,3 +83,5 @@ out("FuzzY4M", "testsrc2-444.y4m", ffmpeg(y4m + ["-pix_fmt", "yuv444p"], "fuzz-s
 out("FuzzY4M", "full-range.y4m", "YUV4MPEG2 W2 H2 F25:1 Ip A1:1 C420jpeg XCOLORRANGE=FULL\nFRAME\n" + "\x10" * 6)
 out("FuzzY4M", "odd-size.y4m", "YUV4MPEG2 W3 H1 F30000:1001 C420mpeg2 XYSCSS=420MPEG2\nFRAME\nabcdefg")
 out("FuzzY4M", "truncated.y4m", "YUV4MPEG2 W4 H4 C420\nFRAME\nabc")
+# Found by FuzzY4M (a harness bug: "\r\n" is one Swift Character): an X tag ending in CRs.
+out("FuzzY4M", "crlf-tag.y4m", b"YUV4MPEG2 W3 H1 F30000:1001 C420mpeg2 X?YSRU!\r\r")
