@@ -99,23 +99,18 @@ sanitize: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan
 
-# libFuzzer targets (Fuzz/, only in the package with STIPPLE_FUZZ=1): the JSON reader and
-# script decoder, and .sketchpoints; FUZZ_RUNS executions each from the seed corpus in
-# Fuzz/corpus (copied, so the repository's corpus is not grown). Crashes land in $(OUT)/fuzz.
-# Swift adds libFuzzer's coverage only with these flags: -sanitize=fuzzer alone gives
-# trace-pc-guard, which this libFuzzer refuses.
+# In-process fuzzing (issue 13), outside `make test`: the Fuzz/ package's libFuzzer targets, one
+# per reader, built with libFuzzer and AddressSanitizer, each run FUZZ_RUNS times (or for
+# FUZZ_TIME seconds, 0 = no limit) over a copy of its seed corpus Fuzz/corpus/<target>/.
+# Logs, summary and any reproducer go to $(OUT)/fuzz/. A finding fails it.
 FUZZ_RUNS ?= 1000000
-FUZZ_FLAGS := -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table
+FUZZ_TIME ?= 0
+FUZZ_TARGETS ?= FuzzScript FuzzSketchpoints FuzzPNG FuzzTestConfig FuzzY4M
+FUZZ_BUILD := cd Fuzz && $(SWIFT) build -c debug -Xswiftc -sanitize=address \
+              -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table --scratch-path ../.build-fuzz
 fuzz: deps
-	STIPPLE_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz $(FUZZ_FLAGS) --product FuzzScript
-	STIPPLE_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz $(FUZZ_FLAGS) --product FuzzSketchPoints
-	@mkdir -p $(OUT)/fuzz
-	@for t in script:FuzzScript sketchpoints:FuzzSketchPoints; do \
-	  corpus=$(OUT)/fuzz/corpus-$${t%%:*}; rm -rf $$corpus; cp -r Fuzz/corpus/$${t%%:*} $$corpus; \
-	  echo "== $${t#*:}: $(FUZZ_RUNS) runs"; \
-	  (cd $(OUT)/fuzz && $(CURDIR)/.build-fuzz/debug/$${t#*:} -runs=$(FUZZ_RUNS) -max_len=4096 \
-	     -rss_limit_mb=2048 -timeout=10 corpus-$${t%%:*} 2>&1 | grep -E "^Done|ERROR|SUMMARY") || exit 1; \
-	done
+	$(FUZZ_BUILD)
+	scripts/fuzz.sh "$$($(FUZZ_BUILD) --show-bin-path)" $(OUT)/fuzz $(FUZZ_RUNS) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz $(OUT)
+	rm -rf .build .build-tsan .build-asan .build-fuzz Fuzz/.build $(OUT)

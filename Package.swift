@@ -66,15 +66,3 @@ let package = Package(
         ),
     ]
 )
-
-// libFuzzer targets (issue 13), only with STIPPLE_FUZZ=1 so that the normal build is
-// unaffected: `make fuzz` builds them with -sanitize=fuzzer,address into .build-fuzz.
-if Context.environment["STIPPLE_FUZZ"] != nil {
-    for name in ["FuzzScript", "FuzzSketchPoints"] {
-        package.targets.append(.executableTarget(
-            name: name, dependencies: ["Stipple"], path: "Fuzz/\(name)",
-            swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=address",
-                                          "-sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table"])],
-            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
-    }
-}
