@@ -136,25 +136,6 @@ enum ReadmeProgram {
 
     static func run(_ executable: String, _ arguments: [String], in directory: URL,
                     environment: [String: String]) throws -> TestSupport.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errBox = DataBox()
-        let group = DispatchGroup()
-        let errHandle = err.fileHandleForReading
-        DispatchQueue.global().async(group: group) { errBox.data = errHandle.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return TestSupport.Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                               stderr: String(decoding: errBox.data, as: UTF8.self))
+        try TestSupport.run(executable, arguments, environment: environment, in: directory)
     }
 }

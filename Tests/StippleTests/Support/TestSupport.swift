@@ -29,8 +29,14 @@ enum TestSupport {
     /// Runs `stipple` with `arguments`; `environment` entries are added to this process's.
     static func stipple(_ arguments: [String], environment: [String: String] = [:],
                         in directory: URL? = nil) throws -> Run {
+        try run(stippleBinary.path, arguments, environment: environment, in: directory)
+    }
+
+    /// Runs `executable` with `arguments`; `environment` entries are added to this process's.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    in directory: URL? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = stippleBinary
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
