@@ -246,9 +246,22 @@ struct ScriptDecoder: JSONReading {
         case .string:
             let file = try existingFile(value, for: "stamps file")
             let room = Limits.maxStampsPerScript - stampTotal
-            let bytes = try FileSystem.readBytes(path: file, limit: room * SketchPoint.byteSize) { size in
-                "holds \(size / SketchPoint.byteSize) stamps (\(size) bytes), and a script may have at most "
-                    + "\(Limits.maxStampsPerScript) stamps in all (\(stampTotal) before this entry)"
+            // Over the script's budget, the error names the script's entry (line:column) as
+            // well as the file; any other failure to read names the file.
+            let overBudget = OverBudget()
+            let bytes: [UInt8]
+            do {
+                bytes = try FileSystem.readBytes(path: file, limit: room * SketchPoint.byteSize) { [stampTotal] size in
+                    let why = "holds \(size / SketchPoint.byteSize) stamps (\(size) bytes), and a script may have at most "
+                        + "\(Limits.maxStampsPerScript) stamps in all (\(stampTotal) before this entry)"
+                    overBudget.why = why
+                    return why
+                }
+            } catch {
+                if let why = overBudget.why {
+                    throw fail(value.location, "stamps file \(InputError.quoted(file)) in \(context) \(why)")
+                }
+                throw error
             }
             return (try SketchPointsFile.decode(bytes, path: file), file)
         case let .array(items):
@@ -262,6 +275,9 @@ struct ScriptDecoder: JSONReading {
         }
     }
 }
+
+/// What `readBytes` said when a `.sketchpoints` file was over the script's stamp budget.
+private final class OverBudget { var why: String? }
 
 private extension InputLocation {
     /// Text order, for choosing the later of two keys.

@@ -64,6 +64,13 @@ public struct Y4MHeader: Sendable, Equatable {
         }
         var width: Int?, height: Int?, rate = (25, 1), chroma = Chroma.yuv420(tag: nil), range: ColorRange?
         for tag in words.dropFirst() {
+            // Tags are copied to the output's header: a control byte (a CR, an ESC) is refused
+            // rather than passed on to another program or a terminal.
+            if let c = tag.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                let hex = String(c.value, radix: 16, uppercase: true)
+                throw bad("malformed header: tag \(InputError.quoted(tag)) holds the control character U+"
+                          + String(repeating: "0", count: 4 - hex.count) + hex)
+            }
             let value = String(tag.dropFirst())
             switch tag.first {
             case "W": width = Int(value)

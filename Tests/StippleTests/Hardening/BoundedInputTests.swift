@@ -40,6 +40,19 @@ final class BoundedInputTests: XCTestCase {
         XCTAssertEqual(count.made, kept.count)
     }
 
+    func testASketchPointsFileOverTheStampBudgetIsNamedByItsEntry() throws {
+        let f = try CLIFolder(self, "sketchpoints-budget")
+        // One stamp more than a script may have, as a sparse file: refused at open, never read.
+        let big = f.path("big.sketchpoints")
+        XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: big))
+        try handle.truncate(atOffset: UInt64((Limits.maxStampsPerScript + 1) * SketchPoint.byteSize))
+        try handle.close()
+        try f.write("b.json", #"{"canvas":{"width":8,"height":8},"brushes":{"b":{"builtin":"hard-round"}},"draw":[{"brush":"b","stamps":"big.sketchpoints"}]}"#)
+        try f.assertRefused(["render", "b.json", "-o", "out.png"],
+                            saysAll: ["b.json:1:", #"stamps file "big.sketchpoints""#, "holds 4194305 stamps", "at most 4194304"])
+    }
+
     func testATouchTimeFarFromFrameZeroIsRefused() throws {
         let f = try CLIFolder(self, "touch-time")
         try f.write("t.json", strokeScript(radius: 4, #"{"x":10,"y":10,"t":-1e38}"#))
