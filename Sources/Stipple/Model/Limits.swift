@@ -7,8 +7,9 @@ public enum Limits {
     /// script, so this is also the limit per frame. 2^22: 151 MB of stamps.
     public static let maxStampsPerScript = 1 << 22
     /// Places a script's strokes may walk, stamps made and culled together: bounds the
-    /// time a stroke with far-away samples takes, now that its unseen stamps cost no memory.
-    public static let maxStrokeWalkPerScript = 1 << 24
+    /// time a stroke with far-away samples takes, now that its unseen stamps cost no memory
+    /// (a place far off the canvas is only counted: 2^26 of them take about a second).
+    public static let maxStrokeWalkPerScript = 1 << 26
     /// Touch samples in one stroke.
     public static let maxSamplesPerStroke = 1 << 20
     /// The furthest frame a touch time may fall on, either side of frame 0: |t × fps| ≤ 2^24,

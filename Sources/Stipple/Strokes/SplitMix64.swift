@@ -20,6 +20,11 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
+    /// Moves on as `n` calls of `next()` would, at once (the state only counts up).
+    public mutating func skip(_ n: Int) {
+        state &+= 0x9E37_79B9_7F4A_7C15 &* UInt64(n)
+    }
+
     /// Uniform in [0, 1), 53 bits.
     public mutating func nextUnitDouble() -> Double {
         Double(next() >> 11) * 0x1p-53

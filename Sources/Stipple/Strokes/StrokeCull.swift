@@ -1,8 +1,8 @@
 /// Where a stroke's stamps can show: the canvas, widened by the most a stamp can reach
 /// beyond its centre. A stamp centred further out can never touch a pixel of the canvas at
 /// any age, so the stamper does not make it (issue 13: a sample at x = 1e7 must not make
-/// millions of stamps no one will see). Stamps that can touch the canvas are unchanged,
-/// bit for bit, and so is every random draw: a culled stamp still takes its dissolve angle.
+/// millions of stamps no one will see), and a piece of curve wholly that far out is measured
+/// coarsely (`ArcLengthTable`). A culled stamp still takes its random draw.
 public struct StrokeCull: Equatable, Sendable {
     public var width: Double
     public var height: Double
@@ -37,6 +37,27 @@ public struct StrokeCull: Equatable, Sendable {
     func mayTouch(min lo: SIMD2<Double>, max hi: SIMD2<Double>, radius: Double) -> Bool {
         let r: Double = reach(radius: radius)
         return inside(lo.x, lo.y, hi.x, hi.y, r)
+    }
+
+    /// Where no stamp of at most `radius` can touch the canvas: what `ArcLengthTable` needs
+    /// to leave a far piece of curve coarse.
+    public struct Region: Sendable {
+        public var cull: StrokeCull
+        public var radius: Double
+
+        public init(cull: StrokeCull, radius: Double) { self.cull = cull; self.radius = radius }
+
+        /// True when the curve between parameters t0 (at p0) and t1 (at p1) lies wholly in
+        /// the region: the control points of that piece (from the end derivatives) do.
+        public func excludes(_ curve: CubicBezier, from t0: Double, _ p0: SIMD2<Double>,
+                             to t1: Double, _ p1: SIMD2<Double>) -> Bool {
+            let h = (t1 - t0) / 3
+            let q1 = p0 + curve.derivative(at: t0) * h
+            let q2 = p1 - curve.derivative(at: t1) * h
+            let lo = pointwiseMin(pointwiseMin(p0, q1), pointwiseMin(q2, p1))
+            let hi = pointwiseMax(pointwiseMax(p0, q1), pointwiseMax(q2, p1))
+            return !cull.mayTouch(min: lo, max: hi, radius: radius)
+        }
     }
 
     /// True when the box [x0, x1] × [y0, y1] meets the canvas widened by r on every side.

@@ -16,13 +16,15 @@ import Foundation
 /// - dissolveAngle is uniform in [0, 2π), one draw per stamp from the stroke's SplitMix64,
 ///   in stamp order.
 /// - With `style.cull`, a stamp that can never touch the canvas is not made (it still takes
-///   its random draw, so the stamps that are made do not change); a segment whose control
-///   points all lie that far out is walked without placing a stamp at all.
+///   its random draw); a segment whose control points all lie that far out is walked without
+///   placing a stamp at all, and a piece of a segment that far out is measured coarsely (its
+///   length within 0.1 %), so a far excursion costs time in proportion to its stamp places,
+///   not to its length in half pixels.
 public struct StrokeStamper: Sendable {
     /// Floor for the step, px: a zero radius must not make infinitely many stamps.
     public static let minimumStep: Double = 0.05
     /// The longest segment between two touch samples a counted walk accepts (its chord, px).
-    public static let maxSegmentLength: Double = 1_000_000
+    public static let maxSegmentLength: Double = 100_000_000
 
     public let style: StrokeStyle
     public let fps: Double
@@ -66,8 +68,9 @@ public struct StrokeStamper: Sendable {
     public mutating func closingStamp(at knot: StrokeKnot) -> Stamp? {
         guard distanceSinceLastStamp >= Self.minimumStep else { return nil }
         distanceSinceLastStamp = 0
+        let direction = endDirection
         return place(at: knot.position, radius: knot.radius, opacity: knot.opacity,
-                     time: knot.time, direction: endDirection)
+                     time: knot.time, direction: direction)
     }
 
     /// The stamps along `curve`, which runs from knot `a` to knot `b`.
@@ -92,30 +95,31 @@ public struct StrokeStamper: Sendable {
         } else {
             culled = false
         }
-        let table: ArcLengthTable? = culled ? nil : ArcLengthTable(curve)
-        let total = table?.totalLength ?? ArcLengthTable.totalLength(of: curve)
+        let unseen = style.cull.map { StrokeCull.Region(cull: $0, radius: max(a.radius, b.radius)) }
+        let table: ArcLengthTable? = culled ? nil : ArcLengthTable(curve, unseen: unseen)
+        let total = table?.totalLength ?? ArcLengthTable.totalLength(of: curve, unseen: unseen)
         var s = distanceToNextStamp
         var lastStampAt: Double? = nil
         if culled {
             // Nothing here can show: the same walk, the same arithmetic, no curve and no stamp.
-            while s <= total && !overLimit {
-                let u = total > 0 ? s / total : 1
-                let radius = a.radius + (b.radius - a.radius) * u
-                _ = random.next()
-                walked += 1
-                if walked > walkLimit { overLimit = true }
-                lastStampAt = s
-                s += step(radius: radius)
-            }
+            skipUnseen(&s, through: total, total: total, from: a, to: b, lastStampAt: &lastStampAt)
         } else {
+            let runs = table!.unseenRuns
+            var run = 0
             while s <= total && !overLimit {
+                while run < runs.count && runs[run].upperBound < s { run += 1 }
+                if run < runs.count && runs[run].lowerBound <= s {
+                    // A far piece of the curve: its places are walked, not evaluated.
+                    skipUnseen(&s, through: runs[run].upperBound, total: total, from: a, to: b, lastStampAt: &lastStampAt)
+                    continue
+                }
                 let u = total > 0 ? s / total : 1
                 let t = table!.parameter(atLength: s)
                 let radius = a.radius + (b.radius - a.radius) * u
                 if let stamp = place(at: curve.point(at: t), radius: radius,
                                      opacity: a.opacity + (b.opacity - a.opacity) * u,
                                      time: a.time + (b.time - a.time) * u,
-                                     direction: curve.direction(at: t)) {
+                                     direction: curve.direction(at: t) as SIMD2<Double>?) {
                     stamps.append(stamp)
                 }
                 lastStampAt = s
@@ -128,6 +132,24 @@ public struct StrokeStamper: Sendable {
         return stamps
     }
 
+    /// Walks the places from `s` through arc length `end` where nothing can show: each is
+    /// counted and takes its random draw (all at once), none is evaluated.
+    private mutating func skipUnseen(_ s: inout Double, through end: Double, total: Double,
+                                     from a: StrokeKnot, to b: StrokeKnot, lastStampAt: inout Double?) {
+        let bound = min(end, total)
+        var n = 0
+        while s <= bound && !overLimit {
+            let u = total > 0 ? s / total : 1
+            let radius = a.radius + (b.radius - a.radius) * u
+            n += 1
+            walked += 1
+            if walked > walkLimit { overLimit = true }
+            lastStampAt = s
+            s += step(radius: radius)
+        }
+        random.skip(n)
+    }
+
     public func step(radius: Double) -> Double {
         max(Double(style.spacing) * 2 * radius, Self.minimumStep)
     }
@@ -135,7 +157,7 @@ public struct StrokeStamper: Sendable {
     /// The stamp at `p`, or nil when it is culled, only counted, or past a limit; the
     /// random draw is taken in every case.
     private mutating func place(at p: SIMD2<Double>, radius: Double, opacity: Double,
-                                time: Double, direction: SIMD2<Double>?) -> Stamp? {
+                                time: Double, direction: @autoclosure () -> SIMD2<Double>?) -> Stamp? {
         walked += 1
         if walked > walkLimit { overLimit = true }
         if let cull = style.cull, !cull.mayTouch(p, radius: radius) {
@@ -148,7 +170,7 @@ public struct StrokeStamper: Sendable {
             _ = random.next()
             return nil
         }
-        return makeStamp(at: p, radius: radius, opacity: opacity, time: time, direction: direction)
+        return makeStamp(at: p, radius: radius, opacity: opacity, time: time, direction: direction())
     }
 
     private mutating func makeStamp(at p: SIMD2<Double>, radius: Double, opacity: Double,
