@@ -46,17 +46,37 @@ enum TestSupport {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes while the process runs, so a large output cannot block it.
-        let errBox = DataBox()
-        let group = DispatchGroup()
-        let errHandle = err.fileHandleForReading
-        DispatchQueue.global().async(group: group) { errBox.data = errHandle.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let errData = errBox.data
-        process.waitUntilExit()
+        let (outData, errData) = collect(process, out: out, err: err)
         return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Reads a child's stdout and stderr while it runs (so a large output cannot block it),
+    /// then waits for it. Once the child has exited, the pipes get `grace` seconds more to
+    /// close: a process the child left behind holding them (a crash reporter that hangs, as
+    /// Swift's backtracer does under AddressSanitizer) must not hang the test.
+    static func collect(_ process: Process, out: Pipe, err: Pipe, grace: TimeInterval = 5) -> (Data, Data) {
+        let descriptors = [out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor]
+        var data = [Data(), Data()]
+        var open = [true, true]
+        var exitedAt: Date?
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while open.contains(true) {
+            if exitedAt == nil && !process.isRunning { exitedAt = Date() }
+            if let exitedAt, Date().timeIntervalSince(exitedAt) > grace { break }
+            var fds = (0..<2).map { pollfd(fd: open[$0] ? descriptors[$0] : -1, events: Int16(POLLIN), revents: 0) }
+            guard poll(&fds, 2, 100) > 0 else { continue }
+            for i in 0..<2 where open[i] && fds[i].revents != 0 {
+                let n = read(descriptors[i], &buffer, buffer.count)
+                if n > 0 {
+                    data[i].append(contentsOf: buffer[0..<n])
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    open[i] = false
+                }
+            }
+        }
+        process.waitUntilExit()
+        return (data[0], data[1])
     }
 
     /// A fresh temporary folder, removed when the test ends.
