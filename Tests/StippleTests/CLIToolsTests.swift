@@ -41,6 +41,33 @@ final class CLIToolsTests: XCTestCase {
         XCTAssertTrue(live17.stderr.contains(": 0 stamps at frame 17"), live17.stderr)
     }
 
+    /// Render frame n is clock frame n + startFrame: describe, `--frames all` and `stamps`
+    /// agree on which render frames show the stamp.
+    func testDescribeAndFramesAllCountFromTheStartFrame() throws {
+        // A tap at t = 0.5 s (clock frame 15 at 30 fps), alive 20 frames: clock 15...34.
+        func script(_ start: Int) -> String {
+            #"{"canvas":{"width":16,"height":16},"startFrame":\#(start),"maxAge":20,"brushes":{"s":{"builtin":"soft-round"}},"draw":[{"brush":"s","points":[{"x":8,"y":8,"t":0.5}]}]}"#
+        }
+        try write("s10.json", script(10))
+        let run = try TestSupport.stipple(["describe", "s10.json", "--json"], in: dir)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stderr)
+        XCTAssertEqual(object["firstFrame"] as? Int, 5)
+        XCTAssertEqual(object["lastFrame"] as? Int, 24)
+        for (frame, live) in [(4, 0), (5, 1), (24, 1), (25, 0)] {
+            let stamps = try TestSupport.stipple(["stamps", "s10.json", "--frame", "\(frame)", "-o", "f\(frame).json"], in: dir)
+            XCTAssertTrue(stamps.stderr.contains(": \(live) stamps at frame \(frame)"), stamps.stderr)
+        }
+        let all = try TestSupport.stipple(["render", "s10.json", "--frames", "all", "-o", "frames"], in: dir)
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("frames").path)
+                        .filter { $0.hasSuffix(".png") }.count, 25, "frames 0...24")
+        // From clock frame 100 the stamp is long dead: nothing shows.
+        try write("s100.json", script(100))
+        let dead = try TestSupport.stipple(["describe", "s100.json", "--json"], in: dir)
+        let deadObject = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dead.stdout.utf8)) as? [String: Any], dead.stderr)
+        XCTAssertNil(deadObject["firstFrame"], dead.stdout)
+    }
+
     func testDescribeOfStampsThatNeverDie() throws {
         try write("s.json", """
             { "canvas": { "width": 8, "height": 8 }, "brushes": { "dot": { "builtin": "hard-round" } },

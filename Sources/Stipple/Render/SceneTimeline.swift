@@ -11,6 +11,8 @@ public struct SceneTimeline: Sendable, Equatable {
     /// The first frame from which nothing changes any more: the last birth when stamps
     /// never age, else the frame after the last death (an empty canvas).
     public var settledFrame: Int
+    /// The last frame a stamp that is ever drawn is born in; nil when none is.
+    public var lastBirth: Int?
 
     /// The frames worth rendering: first...last (or first...settled when stamps never die).
     public var liveFrames: ClosedRange<Int>? {
@@ -20,26 +22,29 @@ public struct SceneTimeline: Sendable, Equatable {
 }
 
 extension Scene {
-    /// Birth and death frames of every stamp: a stamp of age a at frame 0 is born at the
-    /// first frame n ≥ 0 with a + n ≥ 0 and dies at the first n with a + n ≥ maxAge (docs/reference.md §9).
+    /// Birth and death frames of every stamp, in render frames: render frame n is frame
+    /// n + startFrame of the script's clock (docs/reference.md §12). A stamp of age a at clock
+    /// frame 0 is born at the first render frame n ≥ 0 with a + n + startFrame ≥ 0 and dies at
+    /// the first n with a + n + startFrame ≥ maxAge (docs/reference.md §9).
     public var timeline: SceneTimeline {
         let maxAge = effects.maxAge
-        var count = 0, first: Int?, last: Int?, lastBirth = 0
+        let start = session.startFrame
+        var count = 0, first: Int?, last: Int?, lastBirth: Int?
         for batch in batches {
             for p in batch.stamps {
                 count += 1
-                let birth = max(0, Int((-p.age).rounded(.up)))
+                let birth = max(0, Int((-p.age).rounded(.up)) - start)
                 if maxAge > 0 {
-                    let death = Int((maxAge - p.age).rounded(.up))
+                    let death = Int((maxAge - p.age).rounded(.up)) - start
                     guard death > birth else { continue }  // dead before it is ever drawn
                     last = max(last ?? 0, death - 1)
                 }
                 first = min(first ?? birth, birth)
-                lastBirth = max(lastBirth, birth)
+                lastBirth = max(lastBirth ?? birth, birth)
             }
         }
-        let settled = maxAge > 0 ? (last.map { $0 + 1 } ?? 0) : lastBirth
+        let settled = maxAge > 0 ? (last.map { $0 + 1 } ?? 0) : (lastBirth ?? 0)
         return SceneTimeline(stamps: count, firstFrame: first, lastFrame: maxAge > 0 ? last : nil,
-                             settledFrame: settled)
+                             settledFrame: settled, lastBirth: lastBirth)
     }
 }

@@ -11,27 +11,13 @@ public struct SceneSpan: Sendable, Equatable {
     public var lastBirth: Int?
     public var stampsNeverDie: Bool
 
+    /// From the scene's timeline (render frames: `startFrame` taken into account).
     public init(scene: Scene) {
-        let maxAge = scene.effects.maxAge
-        stampsNeverDie = maxAge <= 0
-        var first: Float = .infinity, lastBirth: Float = -.infinity, lastDeath: Float = -.infinity
-        for batch in scene.batches {
-            for p in batch.stamps {
-                // Age at frame 0 is −birth; a stamp already aged at frame 0 was born then.
-                let birth = max(0, (-p.age).rounded(.up))
-                if maxAge > 0 {
-                    // Dead from the first frame whose age reaches maxAge: frame ≥ maxAge − age.
-                    let death = (maxAge - p.age).rounded(.up)
-                    guard death > 0, death > birth else { continue }
-                    lastDeath = max(lastDeath, death - 1)
-                }
-                first = min(first, birth)
-                lastBirth = max(lastBirth, birth)
-            }
-        }
-        firstFrame = first.isFinite ? Int(first) : nil
-        self.lastBirth = lastBirth.isFinite ? Int(lastBirth) : nil
-        lastLiveFrame = maxAge > 0 ? (lastDeath.isFinite ? Int(lastDeath) : nil) : self.lastBirth
+        let t = scene.timeline
+        stampsNeverDie = scene.effects.maxAge <= 0
+        firstFrame = t.firstFrame
+        lastBirth = t.lastBirth
+        lastLiveFrame = stampsNeverDie ? t.lastBirth : t.lastFrame
     }
 
     /// Whether frame `n` may show a stamp.
