@@ -22,13 +22,13 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The actual PNG.")
     var actual: String
 
-    @Option(help: "K: the largest per-channel difference that still counts as equal (0-255).")
+    @Option(parsing: .unconditional, help: "K: the largest per-channel difference that still counts as equal (0-255).")
     var maxChannelDiff: Int = 0
 
-    @Option(help: "P: how many pixels may differ by more than K, as a count (32) or a share of the image (0.1%).")
+    @Option(parsing: .unconditional, help: "P: how many pixels may differ by more than K, as a count (32) or a share of the image (0.1%).")
     var maxPixels: PixelAllowance = PixelAllowance(.count(0))
 
-    @Option(help: "Compare by perceptual colour distance (YIQ, as pixelmatch) with this threshold from 0 to 1 (0.1 is typical) instead of K.")
+    @Option(parsing: .unconditional, help: "Compare by perceptual colour distance (YIQ, as pixelmatch) with this threshold from 0 to 1 (0.1 is typical) instead of K.")
     var perceptual: Double?
 
     @Flag(help: "Forgive pixels beyond the tolerance that look like anti-aliased edges in either image (counted apart).")

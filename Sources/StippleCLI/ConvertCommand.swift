@@ -46,7 +46,7 @@ struct BrushCommand: ParsableCommand {
     @Argument(help: "The built-in brush: \(Brush.Builtin.allCases.map(\.rawValue).joined(separator: " or ")).")
     var name: Brush.Builtin
 
-    @Option(help: "Texels a side.")
+    @Option(parsing: .unconditional, help: "Texels a side.")
     var size: Int = Brush.defaultBuiltinSize
 
     @Option(name: .shortAndLong, help: "The PNG to write.")

@@ -77,7 +77,7 @@ enum Main {
 func fail(_ message: String, status: Int32 = ExitStatus.failure) -> Never {
     let line = message.split(whereSeparator: \.isNewline)
         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
-    FileHandle.standardError.write(Data("stipple: error: \(InputError.escaped(line))\n".utf8))
+    FileHandle.standardError.write(Data("stipple: error: \(InputError.escaped(InputError.shortened(line)))\n".utf8))
     exit(status)
 }
 

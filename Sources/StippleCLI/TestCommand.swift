@@ -39,7 +39,7 @@ struct TestCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Renderers working side by side, each with its own thread and GL context.")
     var jobs: Int = 1
 
-    @Option(help: "Run only the K-th of N deterministic slices of the cases (K/N, round-robin).")
+    @Option(parsing: .unconditional, help: "Run only the K-th of N deterministic slices of the cases (K/N, round-robin).")
     var shard: String?
 
     @Option(parsing: .singleValue, help: "Run only the cases whose names match (exact, or with * and ?); repeatable.")

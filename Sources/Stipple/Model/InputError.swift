@@ -31,16 +31,35 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// (ESC, CR, NUL, a newline that would split the line) is escaped as JSON writes it.
     /// An empty file name is shown as "".
     public var description: String {
-        let name = file.isEmpty ? "\"\"" : InputError.escaped(file)
+        let name = file.isEmpty ? "\"\"" : InputError.escaped(InputError.shortened(file))
+        let why = InputError.escaped(InputError.shortened(message))
         switch location {
-        case .file: return "\(name): \(InputError.escaped(message))"
-        case .text, .byte: return "\(name):\(location): \(InputError.escaped(message))"
+        case .file: return "\(name): \(why)"
+        case .text, .byte: return "\(name):\(location): \(why)"
         }
     }
 
+    /// `text` with any value too long to read cut in the middle, so one error stays one
+    /// readable line whatever the input echoed in it: a word (a run without spaces) over
+    /// `longestWord` characters keeps its first 200 and last 60 and says how many are left
+    /// out; a message over `longest` characters keeps its first `longest`.
+    public static func shortened(_ text: String) -> String {
+        guard text.count > longestWord else { return text }
+        var out = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            guard word.count > longestWord else { return String(word) }
+            return "\(word.prefix(200))…[\(word.count - 260) characters left out]…\(word.suffix(60))"
+        }.joined(separator: " ")
+        if out.count > longest { out = "\(out.prefix(longest))… [\(out.count - longest) more characters]" }
+        return out
+    }
+
+    static let longestWord = 300
+    static let longest = 2000
+
     /// `text` with its control characters escaped as in JSON (`\n`, `\r`, `\t`, `\u001b`,
-    /// and C1 controls and the Unicode line separators as `\u0085`, `\u2028`): what any
-    /// message echoing a user's value prints. Everything else is left as it is.
+    /// and C1 controls, the Unicode line separators and format characters as `\u0085`,
+    /// `\u2028`, `\u202e`): what any message echoing a user's value prints. Everything else
+    /// is left as it is.
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
@@ -64,8 +83,12 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A user's value in quotes, escaped: for messages that echo a string.
     public static func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
 
+    /// Control characters, the line and paragraph separators, and invisible format
+    /// characters (bidirectional overrides such as U+202E, zero-width spaces, U+FEFF), which
+    /// would make a terminal show something other than the bytes of the input.
     private static func needsEscape(_ s: Unicode.Scalar) -> Bool {
         s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029
+            || (s.value >= 0xAD && s.properties.generalCategory == .format)
     }
 }
 
@@ -73,5 +96,5 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
-    public var description: String { InputError.escaped(message) }
+    public var description: String { InputError.escaped(InputError.shortened(message)) }
 }
