@@ -94,6 +94,16 @@ int stp_png_read_fd(int fd, long long file_size, int max_side, long long max_pix
     png_set_sig_bytes(png, 8);
     // libpng's own guard, at the same limit; the checks below give the clearer message.
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    // No chunk outside the image data is allocated beyond the file's own size (plus 8 MiB
+    // for a compressed profile or text that inflates): a 76-byte file declaring a 2 GiB chunk
+    // is refused before the 2 GiB are allocated.
+    png_set_chunk_malloc_max(png, (png_alloc_size_t)file_size + (8u << 20));
+    // Only IHDR, PLTE, tRNS and the image data matter here: every other chunk is skipped
+    // unread. libpng allocates a text chunk's declared length whatever the limit above
+    // (a 68-byte file declaring a 2 GiB tEXt took 2.1 GB before "ends early").
+    static const png_byte skipped[] =
+        "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0pCAL\0sCAL\0eXIf\0hIST\0sBIT\0cHRM\0gAMA\0sRGB\0bKGD\0oFFs\0pHYs\0tIME";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof skipped / 5));
     png_read_info(png, info);
 
     png_uint_32 width = png_get_image_width(png, info);

@@ -121,7 +121,7 @@ enum ReadmeProgram {
                     "-Xcc", "-fmodule-map-file=\(cshim.appendingPathComponent("module.modulemap").path)",
                     "-Xcc", "-I\(include)", "-module-cache-path", scratch.appendingPathComponent("cache").path,
                     source.path] + objects + ["-lEGL", "-lGLESv2", "-lgbm", "-lpng", "-lz", "-o", program.path]
-            + Self.sanitizerFlags
+            + TestSupport.sanitizerFlags
         let run = try run(swiftc, args, in: scratch, environment: [:])
         guard run.status == 0 else {
             XCTFail("README.md's swift blocks do not compile:\n\(run.stderr)\(run.stdout)")
@@ -133,16 +133,6 @@ enum ReadmeProgram {
     static func findSwiftc() -> String? {
         let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
         return dirs.map { $0 + "/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// The objects of a `make sanitize` build call a sanitizer's runtime: link the program
-    /// with the same sanitizer (found by its runtime's symbol in this process).
-    static var sanitizerFlags: [String] {
-        guard let handle = dlopen(nil, RTLD_NOW) else { return [] }
-        defer { dlclose(handle) }
-        if dlsym(handle, "__asan_init") != nil { return ["-sanitize=address"] }
-        if dlsym(handle, "__tsan_init") != nil { return ["-sanitize=thread"] }
-        return []
     }
 
     static func run(_ executable: String, _ arguments: [String], in directory: URL,

@@ -139,6 +139,24 @@ final class BoundedInputTests: XCTestCase {
         try f.assertRefused(["render", "b.json", "-o", "out.png"], saysAll: ["huge.png", "65536x65536"])
     }
 
+    func testAPNGChunkDeclaringTwoGigabytesIsNotAllocated() throws {
+        let f = try CLIFolder(self, "huge-chunk")
+        // A 4×4 header, then a tEXt chunk declaring 2^31 − 1 bytes in a file of 68.
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let ihdr: [UInt8] = Array("IHDR".utf8) + [0, 0, 0, 4, 0, 0, 0, 4, 8, 6, 0, 0, 0]
+        png += [0, 0, 0, 13] + ihdr + withUnsafeBytes(of: crc32(ihdr).bigEndian, Array.init)
+        png += [0x7F, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8) + Array("abc".utf8) + [UInt8](repeating: 0, count: 24)
+        try Data(png).write(to: f.dir.appendingPathComponent("chunk.png"))
+        // Under a 1.5 GB address-space limit (not under a sanitizer, which reserves more):
+        // libpng used to allocate the declared 2 GiB first and fail on that.
+        let limited = TestSupport.sanitizerFlags.isEmpty && FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")
+        let run = limited
+            ? try TestSupport.run("/usr/bin/prlimit", ["--as=1500000000", TestSupport.stippleBinary.path, "compare", "chunk.png", "chunk.png"], in: f.dir)
+            : try f.run(["compare", "chunk.png", "chunk.png"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("chunk.png:byte 68: not a readable PNG: the file ends early"), run.stderr)
+    }
+
     func testNegativeOptionValuesGetAClearMessage() throws {
         let f = try CLIFolder(self, "negative")
         try f.write("one.json", #"{"canvas":{"width":8,"height":8},"draw":[]}"#)

@@ -79,6 +79,16 @@ enum TestSupport {
         return (data[0], data[1])
     }
 
+    /// The sanitizer this test process runs under (`make sanitize`), as swiftc's flag, found
+    /// by its runtime's symbol: a program linked against these objects needs the same.
+    static var sanitizerFlags: [String] {
+        guard let handle = dlopen(nil, RTLD_NOW) else { return [] }
+        defer { dlclose(handle) }
+        if dlsym(handle, "__asan_init") != nil { return ["-sanitize=address"] }
+        if dlsym(handle, "__tsan_init") != nil { return ["-sanitize=thread"] }
+        return []
+    }
+
     /// A fresh temporary folder, removed when the test ends.
     static func temporaryDirectory(_ test: XCTestCase, _ name: String = "stipple") throws -> URL {
         let dir = FileManager.default.temporaryDirectory
