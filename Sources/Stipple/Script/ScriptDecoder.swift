@@ -58,6 +58,12 @@ struct ScriptDecoder: JSONReading {
             guard v >= 0 else {
                 throw fail(m.value.location, "maxAge must be 0 or more (0: stamps never age), found \(literalText(m.value))")
             }
+            // A positive age too small for a 32-bit float would silently mean "never age".
+            let exact = try number(m.value, for: "maxAge").0
+            guard v > 0 || exact == 0 else {
+                throw fail(m.value.location, "maxAge \(literalText(m.value)) rounds to 0 as a 32-bit float, which means stamps never age; "
+                           + "give 0 for that, or at least 1.4e-45")
+            }
             script.maxAge = v
         }
         if let m = member("dissolveDistance", in: members) {
@@ -214,6 +220,11 @@ struct ScriptDecoder: JSONReading {
                 throw fail(entry.location, "the stroke in \(what) makes more than \(count.made) stamps that can touch the canvas, "
                            + "and a script may have at most \(Limits.maxStampsPerScript) stamps in all (\(stampTotal) before this entry); "
                            + "use a larger spacing or radius, or fewer samples")
+            }
+            if count.nearCanvasTooLong {
+                throw fail(entry.location, "the stroke in \(what) has a segment that stays within its stamps' reach of the canvas "
+                           + "for over a million px (its stamps reach so far, with this radius, pointScale and dissolveDistance, "
+                           + "that almost nothing is culled); are its samples far off the canvas?")
             }
             let places = count.walked
             let limit = Limits.maxStrokeWalkPerScript

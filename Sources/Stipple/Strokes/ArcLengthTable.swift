@@ -18,6 +18,8 @@ public struct ArcLengthTable: Sendable {
     /// The arc-length ranges, in order, where the curve lies wholly in `unseen`: no stamp
     /// placed there can show.
     public let unseenRuns: [ClosedRange<Double>]
+    /// False when the table stopped at `maxLeaves`.
+    public let isComplete: Bool
 
     /// `unseen`: where the stroke's stamps cannot show (the stamper's cull, at the segment's
     /// largest radius). An interval whose piece of curve lies wholly there (its control points
@@ -25,22 +27,30 @@ public struct ArcLengthTable: Sendable {
     /// bends by more than 0.1 % of its length, not down to `maxChord`: every stamp placed in
     /// it is culled, so its parameters need not be exact, and a far excursion (a sample at
     /// x = 1e6) costs a few intervals instead of millions. Its length is still within 0.1 %.
+    ///
+    /// `maxLeaves` bounds the table's memory (16 bytes a leaf, twice): past it the table stops
+    /// where it got to and `isComplete` is false (a stamp so wide that nothing is culled, on a
+    /// segment millions of pixels long, would otherwise take gigabytes).
     public init(_ curve: CubicBezier, unseen: StrokeCull.Region? = nil, maxChord: Double = 0.5,
-                flatness: Double = 1e-6, evenness: Double = 1e-3) {
+                flatness: Double = 1e-6, evenness: Double = 1e-3, maxLeaves: Int = .max) {
         self.curve = curve
         var parameters: [Double] = [0], lengths: [Double] = [0]
         var runs: [ClosedRange<Double>] = []
-        Self.subdivide(curve, unseen: unseen, maxChord: maxChord, flatness: flatness, evenness: evenness) { tm, first, t1, second, out in
+        var leaves = 0
+        isComplete = Self.subdivide(curve, unseen: unseen, maxChord: maxChord, flatness: flatness, evenness: evenness) { tm, first, t1, second, out in
+            leaves += 1
+            guard leaves <= maxLeaves else { return false }
             let start = lengths[lengths.count - 1]
             parameters.append(tm); lengths.append(start + first)
             parameters.append(t1); lengths.append(lengths[lengths.count - 1] + second)
-            guard out else { return }
+            guard out else { return true }
             let end = lengths[lengths.count - 1]
             if let last = runs.last, last.upperBound == start {
                 runs[runs.count - 1] = last.lowerBound...end
             } else {
                 runs.append(start...end)
             }
+            return true
         }
         self.parameters = parameters; self.lengths = lengths; self.unseenRuns = runs
     }
@@ -51,18 +61,20 @@ public struct ArcLengthTable: Sendable {
     public static func totalLength(of curve: CubicBezier, unseen: StrokeCull.Region? = nil, maxChord: Double = 0.5,
                                    flatness: Double = 1e-6, evenness: Double = 1e-3) -> Double {
         var total = 0.0
-        subdivide(curve, unseen: unseen, maxChord: maxChord, flatness: flatness, evenness: evenness) { _, first, _, second, _ in
+        _ = subdivide(curve, unseen: unseen, maxChord: maxChord, flatness: flatness, evenness: evenness) { _, first, _, second, _ in
             total = total + first
             total = total + second
+            return true
         }
         return total
     }
 
     /// The one subdivision: calls `leaf` for every final interval in parameter order, with
-    /// the lengths of its two half-chords and whether it lies wholly in `unseen`.
+    /// the lengths of its two half-chords and whether it lies wholly in `unseen`; stops, and
+    /// returns false, when `leaf` does.
     private static func subdivide(_ curve: CubicBezier, unseen: StrokeCull.Region?, maxChord: Double,
                                   flatness: Double, evenness: Double,
-                                  leaf: (Double, Double, Double, Double, Bool) -> Void) {
+                                  leaf: (Double, Double, Double, Double, Bool) -> Bool) -> Bool {
         // Depth-first, left interval first, so the table comes out in parameter order. `out`:
         // the interval is known to lie where no stamp shows (so are its halves).
         var pending: [(t0: Double, p0: SIMD2<Double>, t1: Double, p1: SIMD2<Double>, depth: Int, out: Bool)] =
@@ -87,10 +99,11 @@ public struct ArcLengthTable: Sendable {
             if split {
                 pending.append((tm, pm, t1, p1, depth + 1, out))
                 pending.append((t0, p0, tm, pm, depth + 1, out))
-            } else {
-                leaf(tm, first, t1, second, out)
+            } else if !leaf(tm, first, t1, second, out) {
+                return false
             }
         }
+        return true
     }
 
     public var totalLength: Double { lengths[lengths.count - 1] }

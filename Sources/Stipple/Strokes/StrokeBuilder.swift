@@ -96,6 +96,9 @@ public struct StrokeBuilder: Sendable {
         public var made: Int
         public var walked: Int
         public var overLimit: Bool
+        /// Over the limit because one segment stays near the canvas too long (see
+        /// `StrokeStamper.maxTableLeaves`), not because of the counts.
+        public var nearCanvasTooLong = false
     }
 
     public static func count(for samples: [TouchSample], style: StrokeStyle, fps: Double,
@@ -111,7 +114,7 @@ public struct StrokeBuilder: Sendable {
         }
         if !builder.stamper.overLimit { builder.end() }
         return Count(made: builder.stamper.made, walked: builder.stamper.walked,
-                     overLimit: builder.stamper.overLimit)
+                     overLimit: builder.stamper.overLimit, nearCanvasTooLong: builder.stamper.nearCanvasTooLong)
     }
 
     private func knot(for sample: TouchSample, at position: SIMD2<Double>, speed: Double) -> StrokeKnot {

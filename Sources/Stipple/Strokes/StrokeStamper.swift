@@ -25,6 +25,9 @@ public struct StrokeStamper: Sendable {
     public static let minimumStep: Double = 0.05
     /// The longest segment between two touch samples a counted walk accepts (its chord, px).
     public static let maxSegmentLength: Double = 100_000_000
+    /// The most intervals an arc table of one segment may hold where stamps can show: about
+    /// a million pixels of curve near the canvas, 64 MB.
+    public static let maxTableLeaves = 1 << 21
 
     public let style: StrokeStyle
     public let fps: Double
@@ -45,6 +48,8 @@ public struct StrokeStamper: Sendable {
     public var walkLimit = Int.max
     public var madeLimit = Int.max
     public private(set) var overLimit = false
+    /// Why: a segment stays near the canvas for more than `maxTableLeaves` intervals.
+    public private(set) var nearCanvasTooLong = false
 
     public init(style: StrokeStyle, fps: Double, random: SplitMix64) {
         precondition(style.spacing > 0 && style.spacing.isFinite, "spacing must be > 0")
@@ -96,7 +101,14 @@ public struct StrokeStamper: Sendable {
             culled = false
         }
         let unseen = style.cull.map { StrokeCull.Region(cull: $0, radius: max(a.radius, b.radius)) }
-        let table: ArcLengthTable? = culled ? nil : ArcLengthTable(curve, unseen: unseen)
+        let table: ArcLengthTable? = culled ? nil : ArcLengthTable(curve, unseen: unseen, maxLeaves: Self.maxTableLeaves)
+        if let table, !table.isComplete {
+            // Near the canvas for millions of pixels (a stamp so wide nothing is culled): over
+            // the limit, like a walk that is too long.
+            overLimit = true
+            nearCanvasTooLong = true
+            return []
+        }
         let total = table?.totalLength ?? ArcLengthTable.totalLength(of: curve, unseen: unseen)
         var s = distanceToNextStamp
         var lastStampAt: Double? = nil

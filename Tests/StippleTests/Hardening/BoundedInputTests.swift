@@ -96,6 +96,22 @@ final class BoundedInputTests: XCTestCase {
                             saysAll: ["b.json:1:", #"stamps file "big.sketchpoints""#, "holds 4194305 stamps", "at most 4194304"])
     }
 
+    func testAStrokeWhoseStampsReachEverywhereIsRefusedInBoundedMemory() throws {
+        let f = try CLIFolder(self, "far-reach")
+        // dissolveDistance −3e38: every stamp may drift onto the canvas, so nothing is culled;
+        // the segment to x = 1e7 took 82 s and 1 GB before it was refused.
+        try f.write("r.json", #"{"canvas":{"width":64,"height":64},"dissolveDistance":-3e38,"maxAge":10,"brushes":{"s":{"builtin":"soft-round"}},"draw":[{"brush":"s","radius":4,"points":[{"x":10,"y":10,"t":0},{"x":1e7,"y":10,"t":0.1}]}]}"#)
+        try f.assertRefused(["render", "r.json", "-o", "out.png"], saysAll: ["r.json:1:", "draw entry 1", "for over a million px"])
+    }
+
+    func testAMaxAgeThatRoundsToZeroIsRefused() throws {
+        let f = try CLIFolder(self, "tiny-max-age")
+        try f.write("a.json", #"{"canvas":{"width":8,"height":8},"maxAge":1e-46,"brushes":{},"draw":[]}"#)
+        try f.assertRefused(["render", "a.json", "-o", "out.png"], saysAll: ["a.json:1:", "maxAge 1e-46 rounds to 0"])
+        try f.write("z.json", #"{"canvas":{"width":8,"height":8},"maxAge":0.0,"brushes":{},"draw":[]}"#)
+        XCTAssertEqual(try f.run(["render", "z.json", "-o", "out.png"]).status, 0)
+    }
+
     func testATouchTimeFarFromFrameZeroIsRefused() throws {
         let f = try CLIFolder(self, "touch-time")
         try f.write("t.json", strokeScript(radius: 4, #"{"x":10,"y":10,"t":-1e38}"#))
