@@ -58,10 +58,13 @@ public struct ArcLengthTable: Sendable {
     /// `ArcLengthTable(curve, unseen: unseen).totalLength`, bit for bit (the same subdivision,
     /// the same sums in the same order), without keeping the table: for segments nothing is
     /// placed on.
-    public static func totalLength(of curve: CubicBezier, unseen: StrokeCull.Region? = nil, maxChord: Double = 0.5,
-                                   flatness: Double = 1e-6, evenness: Double = 1e-3) -> Double {
+    /// `whollyUnseen`: the caller knows the whole curve lies in `unseen` (its control points
+    /// do), so every interval is measured coarsely from the start, however short.
+    public static func totalLength(of curve: CubicBezier, unseen: StrokeCull.Region? = nil, whollyUnseen: Bool = false,
+                                   maxChord: Double = 0.5, flatness: Double = 1e-6, evenness: Double = 1e-3) -> Double {
         var total = 0.0
-        _ = subdivide(curve, unseen: unseen, maxChord: maxChord, flatness: flatness, evenness: evenness) { _, first, _, second, _ in
+        _ = subdivide(curve, unseen: unseen, whollyUnseen: whollyUnseen, maxChord: maxChord, flatness: flatness,
+                      evenness: evenness) { _, first, _, second, _ in
             total = total + first
             total = total + second
             return true
@@ -72,13 +75,13 @@ public struct ArcLengthTable: Sendable {
     /// The one subdivision: calls `leaf` for every final interval in parameter order, with
     /// the lengths of its two half-chords and whether it lies wholly in `unseen`; stops, and
     /// returns false, when `leaf` does.
-    private static func subdivide(_ curve: CubicBezier, unseen: StrokeCull.Region?, maxChord: Double,
-                                  flatness: Double, evenness: Double,
+    private static func subdivide(_ curve: CubicBezier, unseen: StrokeCull.Region?, whollyUnseen: Bool = false,
+                                  maxChord: Double, flatness: Double, evenness: Double,
                                   leaf: (Double, Double, Double, Double, Bool) -> Bool) -> Bool {
         // Depth-first, left interval first, so the table comes out in parameter order. `out`:
         // the interval is known to lie where no stamp shows (so are its halves).
         var pending: [(t0: Double, p0: SIMD2<Double>, t1: Double, p1: SIMD2<Double>, depth: Int, out: Bool)] =
-            [(0, curve.p0, 1, curve.p3, 0, false)]
+            [(0, curve.p0, 1, curve.p3, 0, whollyUnseen)]
         while let (t0, p0, t1, p1, depth, knownOut) = pending.popLast() {
             let tm = (t0 + t1) / 2
             let pm = curve.point(at: tm)

@@ -109,7 +109,7 @@ public struct StrokeStamper: Sendable {
             nearCanvasTooLong = true
             return []
         }
-        let total = table?.totalLength ?? ArcLengthTable.totalLength(of: curve, unseen: unseen)
+        let total = table?.totalLength ?? ArcLengthTable.totalLength(of: curve, unseen: unseen, whollyUnseen: true)
         var s = distanceToNextStamp
         var lastStampAt: Double? = nil
         if culled {
