@@ -40,6 +40,11 @@ enum TestSupport {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
+        // `make sanitize` turns LeakSanitizer off for the test runner (XCTest leaves its own
+        // objects at exit) and on again here, for every program a test runs.
+        if sanitizerFlags == ["-sanitize=address"] && environment["ASAN_OPTIONS"] == nil {
+            env["ASAN_OPTIONS"] = "detect_leaks=1"
+        }
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
