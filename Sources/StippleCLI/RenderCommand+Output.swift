@@ -19,8 +19,10 @@ extension RenderCommand {
         }.sorted()
         guard !stale.isEmpty, !clean else { return stale }
         let shown = stale.count == 1 ? stale[0] : "\(stale[0]) … \(stale[stale.count - 1])"
-        throw InputError(file: output, "holds \(stale.count) frame\(stale.count == 1 ? "" : "s") this run would not write "
-            + "(outside \(range.lowerBound)...\(range.upperBound), or numbered with another width) from an earlier render "
+        let outside = stale.allSatisfy { !range.contains(Int($0.dropFirst(6).dropLast(4)) ?? range.lowerBound) }
+        let which = "outside \(range.lowerBound)...\(range.upperBound)"
+            + (outside ? "" : " or numbered with another width than this run's \(sequence.name(of: range.lowerBound))")
+        throw InputError(file: output, "holds \(stale.count) frame\(stale.count == 1 ? "" : "s") \(which) from an earlier render "
             + "(\(shown)); add --clean to remove them, or render into an empty folder")
     }
 
