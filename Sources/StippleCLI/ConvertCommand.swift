@@ -27,8 +27,8 @@ struct ConvertCommand: ParsableCommand {
         try checkOutput(output, notAnyOf: [input], inputsAre: "the file being converted")
         let to = try OutputKind.forStamps(output)
         let stamps = from == .stampsJSON ? try StampsJSON.read(path: input) : try SketchPointsFile.read(path: input)
-        try writeStamps(stamps, as: to, to: output)
-        note("\(output): \(stamps.count) stamps from \(input) (\(describeSize(of: output)))")
+        let bytes = try writeStamps(stamps, as: to, to: output)
+        note("\(output): \(stamps.count) stamps from \(input) (\(bytes) bytes)")
     }
 }
 

@@ -4,20 +4,26 @@ import Stipple
 /// `render`'s checks on its output folder and the line it prints when done; kept apart
 /// from the command so that new outputs (video files) can be added beside them.
 extension RenderCommand {
-    /// Frame files (frame-NNNN.png) in the output folder outside `range`: an earlier,
-    /// longer render's. Refused unless --clean, which has them removed after this render.
-    func staleFrames(outside range: FrameRange) throws -> [String] {
+    /// Frame files (frame-NNNN.png, 4 digits or more) in the output folder that this run
+    /// does not write: frames outside `range`, and frames of another digit width
+    /// (`frame-00001.png` beside this run's `frame-0001.png`), an earlier render's.
+    /// Refused unless --clean, which has them removed after this render.
+    func staleFrames(of sequence: FrameSequence) throws -> [String] {
+        let range = sequence.frames
         let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
         let stale = names.filter { name in
-            guard name.hasPrefix("frame-"), name.hasSuffix(".png"),
-                  let n = Int(name.dropFirst(6).dropLast(4)), name.count >= 14 else { return false }
-            return n < range.lower || n > range.upper
+            guard name.hasPrefix("frame-"), name.hasSuffix(".png"), name.count >= 14 else { return false }
+            let digits = name.dropFirst(6).dropLast(4)
+            guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else { return false }
+            return !range.contains(n) || sequence.name(of: n) != name
         }.sorted()
         guard !stale.isEmpty, !clean else { return stale }
         let shown = stale.count == 1 ? stale[0] : "\(stale[0]) … \(stale[stale.count - 1])"
-        throw InputError(file: output, "holds \(stale.count) frame\(stale.count == 1 ? "" : "s") outside "
-            + "\(range.lower)...\(range.upper) from an earlier render (\(shown)); add --clean to remove them, "
-            + "or render into an empty folder")
+        let outside = stale.allSatisfy { !range.contains(Int($0.dropFirst(6).dropLast(4)) ?? range.lowerBound) }
+        let which = "outside \(range.lowerBound)...\(range.upperBound)"
+            + (outside ? "" : " or numbered with another width than this run's \(sequence.name(of: range.lowerBound))")
+        throw InputError(file: output, "holds \(stale.count) frame\(stale.count == 1 ? "" : "s") \(which) from an earlier render "
+            + "(\(shown)); add --clean to remove them, or render into an empty folder")
     }
 
     func remove(_ stale: [String]) throws {
@@ -33,9 +39,11 @@ extension RenderCommand {
             + "\(live) stamp\(live == 1 ? "" : "s"), \(primitive.rawValue)"
     }
 
-    /// `frames/: 120 frames (frame-0000.png … frame-0119.png) of anim.json, 320×240, points`.
-    func summary(_ scene: Scene, frames range: FrameRange, removed: Int) -> String {
-        let first = String(format: "frame-%04d.png", range.lower), last = String(format: "frame-%04d.png", range.upper)
+    /// `frames/: 120 frames (frame-0000.png … frame-0119.png) of anim.json, 320×240, points`:
+    /// the names of the files written (`frame-09998.png` … `frame-10000.png`).
+    func summary(_ scene: Scene, frames sequence: FrameSequence, removed: Int) -> String {
+        let range = FrameRange(lower: sequence.frames.lowerBound, upper: sequence.frames.upperBound)
+        let first = sequence.name(of: range.lower), last = sequence.name(of: range.upper)
         let files = range.count == 1 ? first : "\(first) … \(last)"
         return "\(output): \(range.count) frame\(range.count == 1 ? "" : "s") (\(files)) of \(script), "
             + "\(scene.canvas.width)×\(scene.canvas.height), \(primitive.rawValue)"

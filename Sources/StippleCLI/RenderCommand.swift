@@ -10,8 +10,9 @@ struct RenderCommand: AsyncParsableCommand {
             Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §9).
             With --frames A...B, OUT is a folder (made if missing) that receives frame-NNNN.png \
             files (at least 4 digits, as many as B needs). A frame file that exists is an error \
-            unless --overwrite; frames outside A...B left there by an earlier render are refused \
-            (--clean removes them); a run that fails removes the frames and folders it made. \
+            unless --overwrite; frame files this run would not write (outside A...B, or of another \
+            digit width) left there by an earlier render are refused (--clean removes them); \
+            a run that fails removes the frames and folders it made. \
             Frames run from 0 to \(Limits.maxFrame), at most \(Limits.maxFramesPerRun) a run \
             (docs/limits.md). `stipple describe SCRIPT` tells which frames show stamps. One line \
             on stderr sums up what was written.
@@ -37,7 +38,7 @@ struct RenderCommand: AsyncParsableCommand {
             transform: FrameSelection.parse)
     var frames: FrameSelection?
 
-    @Flag(help: "With --frames: remove frame-NNNN.png files outside A...B that an earlier render left in the folder.")
+    @Flag(help: "With --frames: remove frame-NNNN.png files this run does not write (outside A...B, or of another digit width) that an earlier render left in the folder.")
     var clean = false
 
     @Flag(help: "With --frames: replace frame files that exist (by default an existing frame file is an error).")
@@ -92,7 +93,7 @@ struct RenderCommand: AsyncParsableCommand {
         let made = try OutputFolder.make(output, for: "--frames")
         let stale: [String]
         do {
-            stale = try staleFrames(outside: range)
+            stale = try staleFrames(of: sequence)
             try sequence.checkTargets(notAnyOf: scene.inputFiles, overwrite: overwrite)
             // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
             let layers = try await scene.makeLayers(on: renderer)
@@ -102,7 +103,7 @@ struct RenderCommand: AsyncParsableCommand {
             throw error
         }
         try remove(stale)
-        note(summary(scene, frames: range, removed: stale.count))
+        note(summary(scene, frames: sequence, removed: stale.count))
     }
 
     private func renderSequence(_ sequence: FrameSequence, _ scene: Scene, _ layers: [LayerID],

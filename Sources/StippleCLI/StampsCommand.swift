@@ -28,7 +28,9 @@ struct StampsCommand: AsyncParsableCommand {
     var output: String
 
     func validate() throws {
-        if frame < 0 { throw ValidationError("Please give a frame of 0 or more (got \(frame)).") }
+        if !(0...Limits.maxFrame).contains(frame) {
+            throw ValidationError("Please give a frame from 0 to \(Limits.maxFrame) (got \(frame)).")
+        }
     }
 
     func run() async throws {
@@ -36,21 +38,16 @@ struct StampsCommand: AsyncParsableCommand {
         try checkOutput(output, notAnyOf: scene.inputFiles)
         let kind = try OutputKind.forStamps(output)
         let live = scene.batches(atFrame: frame).flatMap(\.stamps)
-        try writeStamps(live, as: kind, to: output)
-        note("\(output): \(live.count) stamps at frame \(frame) (\(describeSize(of: output)))")
+        let bytes = try writeStamps(live, as: kind, to: output)
+        note("\(output): \(live.count) stamps at frame \(frame) (\(bytes) bytes)")
     }
 }
 
-/// Writes stamps in the form `kind` names (`.sketchpoints` or `.json`).
-func writeStamps(_ stamps: [SketchPoint], as kind: OutputKind, to path: String) throws {
+/// Writes stamps in the form `kind` names (`.sketchpoints` or `.json`) through `OutputFile`;
+/// returns the bytes written (a device such as /dev/null keeps no size to read back).
+func writeStamps(_ stamps: [SketchPoint], as kind: OutputKind, to path: String) throws -> Int {
     switch kind {
-    case .stampsJSON: try StampsJSON.write(stamps, to: path)
-    default: try SketchPointsFile.write(stamps, to: path)
+    case .stampsJSON: return try StampsJSON.write(stamps, to: path)
+    default: return try SketchPointsFile.write(stamps, to: path)
     }
-}
-
-/// `432 bytes`, from the file just written.
-func describeSize(of path: String) -> String {
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    return "\(size) bytes"
 }

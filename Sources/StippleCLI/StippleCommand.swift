@@ -51,7 +51,9 @@ enum Main {
                 print(HelpText.fitted(for: error))
                 exit(0)
             }
-            let message = StippleCommand.message(for: error)
+            // A Foundation file-system error is one line naming the path, never its dump.
+            let message = (error as NSError).domain == NSCocoaErrorDomain
+                ? OutputFile.describe(error) : StippleCommand.message(for: error)
             guard code == .validationFailure else {
                 // Not the command line's fault (a file system error, say): a failure, not a usage error.
                 fail(message)

@@ -35,13 +35,7 @@ extension TestCommand {
             platform: try EGLPlatform.fromEnvironment(env), acceptCommand: accept)
         // Reports never overwrite the suite's inputs: its scripts, its stipple-test.json, its goldens.
         let suiteInputs = suite.cases.map(\.scriptPath) + [(dir as NSString).appendingPathComponent(GoldenConfig.fileName)]
-        for path in [json, junit].compactMap({ $0 }) {
-            try checkOutput(path, notAnyOf: suiteInputs, inputsAre: "an input of the test suite")
-            if OutputFile.isInside(path, folder: goldenDir) {
-                throw InputError(file: path, "refusing to overwrite an input of the test suite (it is in the golden folder); choose another output path")
-            }
-        }
-        try OutputFile.checkOwnedFolder(outputDirectory, marker: ".stipple-test-output", option: "--output")
+        try checkSuiteOutputs(suiteDir: dir, inputs: suiteInputs, goldenDir: goldenDir)
         let jobs = max(1, min(self.jobs, cases.count))
         let result = try await GoldenRunner(options: options).run(cases, shard: shard, started: { driver in
             print(GoldenConsole.header(driver, cases: cases.count, of: suite.cases.count, shard: shard, jobs: jobs))
@@ -68,6 +62,7 @@ extension TestCommand {
     }
 
     func merge() throws {
+        try checkMergeOutputs()
         let reports = try mergeReports.map { (path: $0, report: try GoldenRunReport.load(path: $0)) }
         let merged = try GoldenRunReport.merge(reports)
         print(GoldenConsole.header(merged.driver, cases: merged.cases.count, of: merged.cases.count, shard: nil, jobs: 1)
@@ -91,14 +86,5 @@ extension TestCommand {
         try accept.apply(steps)
         for s in steps { print(GoldenAccept.line(s)) }
         print("accepted \(steps.count) golden\(steps.count == 1 ? "" : "s") for \(report.driver.shortName)")
-    }
-
-    func writeReports(_ result: GoldenRunReport, suiteName: String?) throws {
-        if let json { try result.writeJSON(to: json) }
-        if let junit { try JUnitReport.write(result, to: junit, suiteName: suiteName) }
-        if let report {
-            try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
-            try HTMLReport.write(report: result, to: report)
-        }
     }
 }

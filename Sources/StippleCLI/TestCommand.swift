@@ -90,6 +90,7 @@ struct TestCommand: AsyncParsableCommand {
             }
             if add { throw ValidationError("--add goes with --accept.") }
         }
+        try checkDistinctOutputs()
         if jobs < 1 { throw ValidationError("Please give --jobs of 1 or more (got \(jobs)).") }
         if let shard, Shard(shard) == nil {
             throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).")

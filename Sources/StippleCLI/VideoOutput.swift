@@ -2,27 +2,27 @@ import Foundation
 import Stipple
 
 /// Where a command's video goes: a y4m file (written atomically), stdout, or a container
-/// through an ffmpeg child process that writes a temporary renamed into place when whole.
+/// through an ffmpeg child process that writes a temporary renamed into place when whole
+/// (or a FIFO or device directly: see `StreamedOutput`).
 final class VideoOutput {
     let writer: Y4MWriter
     let encoder: FFmpegProcess?
     let path: String
-    /// ffmpeg writes here, renamed to `path` on success.
-    private let temporary: String?
+    /// What ffmpeg writes (OutputFile's rules: a temporary renamed to `path` on success, or
+    /// a FIFO or device as it is); nil for y4m, which `writer` writes itself.
+    private let target: StreamedOutput?
 
     init(path: String, header: Y4MHeader, conversion: YCbCrConversion, audioFrom: String?) throws {
         self.path = path
         if FFmpegProcess.isContainer(path) {
-            let folder = (path as NSString).deletingLastPathComponent
-            let name = (path as NSString).lastPathComponent
-            let temp = (folder.isEmpty ? "" : folder + "/") + ".\(name).tmp-\(getpid()).\((path as NSString).pathExtension)"
-            temporary = temp
-            let ffmpeg = try FFmpegProcess.encoder(output: temp, name: path, format: FFmpegProcess.muxer(for: path), header: header,
-                                                   conversion: conversion, audioFrom: audioFrom)
+            let target = try StreamedOutput(path: path, forChild: true)
+            self.target = target
+            let ffmpeg = try FFmpegProcess.encoder(output: target.writePath, name: path, format: FFmpegProcess.muxer(for: path),
+                                                   header: header, conversion: conversion, audioFrom: audioFrom)
             encoder = ffmpeg
             writer = try Y4MWriter(descriptor: ffmpeg.stdinDescriptor, name: path, header: header, owns: false)
         } else {
-            temporary = nil
+            target = nil
             encoder = nil
             writer = try Y4MWriter(path: path, header: header)
         }
@@ -37,24 +37,20 @@ final class VideoOutput {
 
     func finish() throws {
         try writer.finish()
-        guard let encoder, let temporary else { return }
+        guard let encoder, let target else { return }
         encoder.closeInput()
         do {
             try encoder.wait(file: path)
         } catch {
-            unlink(temporary)
+            target.abandon()
             throw error
         }
-        guard rename(temporary, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary)
-            throw InputError(file: path, "cannot write the video: \(why)")
-        }
+        try target.commit(durable: false)
     }
 
     func abandon() {
         writer.abandon()
         encoder?.terminate()
-        if let temporary { unlink(temporary) }
+        target?.abandon()
     }
 }

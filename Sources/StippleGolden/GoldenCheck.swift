@@ -78,7 +78,7 @@ public struct GoldenCheck: Sendable {
             }
         } catch {
             result.verdict = .error
-            result.message = "\(error)"
+            result.message = OutputFile.describe(error)
         }
         if [.failed, .missing, .noGoldenForDriver].contains(result.verdict) {
             result.acceptCommand = acceptCommand?(result)

@@ -59,7 +59,7 @@ final class BadCommandLineTests: BadInputTestCase {
         try assertRefused(["render", "good.json", "-o", "out.png", "--frame", "-1"], output: "out.png", status: 64,
                           says: "Please give a frame from 0 to 16777215 (got -1). (see 'stipple render --help')")
         try assertRefused(["stamps", "good.json", "--frame", "-1", "-o", "out.sketchpoints"], output: "out.sketchpoints",
-                          status: 64, says: "Please give a frame of 0 or more (got -1). (see 'stipple stamps --help')")
+                          status: 64, says: "Please give a frame from 0 to 16777215 (got -1). (see 'stipple stamps --help')")
     }
 
     func testFrameAndFramesTogether() throws {

@@ -125,16 +125,8 @@ public enum OutputFile {
 
     /// Writes into a FIFO or device as it is: the node stays.
     private static func writeInto(_ bytes: [UInt8], special target: String, named path: String) throws(InputError) {
-        // Without blocking: a FIFO that no one reads is an error, not a hang.
-        let fd = open(target, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENXIO { throw InputError(file: path, "is a FIFO that no process is reading; nothing was written") }
-            throw InputError(file: path, "cannot write: \(FileSystem.reason(code))")
-        }
+        let fd = try openSpecial(target, named: path)
         defer { close(fd) }
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         var failure: Int32?
         bytes.withUnsafeBytes { raw in
             var done = 0
@@ -148,6 +140,52 @@ public enum OutputFile {
             }
         }
         if let code = failure { throw InputError(file: path, "cannot write: \(FileSystem.reason(code))") }
+    }
+}
+
+extension OutputFile {
+    /// Opens a FIFO, device or socket for writing into, as it is. Without blocking: a FIFO
+    /// that no one reads is an error, not a hang. The descriptor blocks again once open.
+    static func openSpecial(_ target: String, named path: String) throws(InputError) -> Int32 {
+        let fd = open(target, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENXIO { throw InputError(file: path, "is a FIFO that no process is reading; nothing was written") }
+            throw InputError(file: path, "cannot write: \(FileSystem.reason(code))")
+        }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        return fd
+    }
+
+    static func makeTemporary(for target: String, named path: String) throws(InputError)
+        -> (fd: Int32, path: String, ticket: TemporaryFiles.Ticket) {
+        try FileSystem.makeTemporary(for: target, named: path)
+    }
+
+    /// One line for a file-system error thrown by Foundation (`FileManager`, `Data.write`):
+    /// the path and the reason, never the `Error Domain=NSCocoaErrorDomain …` dump.
+    public static func describe(_ error: Error) -> String {
+        if let e = error as? InputError { return "\(e)" }
+        let ns = error as NSError
+        guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else { return "\(error)" }
+        let path = (ns.userInfo[NSFilePathErrorKey] as? String) ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
+        var reason: String
+        if ns.domain == NSPOSIXErrorDomain {
+            reason = FileSystem.reason(Int32(ns.code))
+        } else if let u = ns.userInfo[NSUnderlyingErrorKey] as? NSError, u.domain == NSPOSIXErrorDomain {
+            reason = FileSystem.reason(Int32(u.code))
+        } else {
+            switch CocoaError.Code(rawValue: ns.code) {
+            case .fileWriteFileExists: reason = "a file is in the way (it exists and is not a folder)"
+            case .fileNoSuchFile, .fileReadNoSuchFile: reason = "no such file or folder"
+            case .fileWriteNoPermission, .fileReadNoPermission: reason = "permission denied"
+            case .fileWriteOutOfSpace: reason = "no space left on the device"
+            case .fileWriteVolumeReadOnly: reason = "read-only file system"
+            default: reason = "file system error \(ns.code)"
+            }
+        }
+        return "\(path ?? "a file"): \(reason)"
     }
 }
 

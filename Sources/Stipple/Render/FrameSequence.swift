@@ -38,10 +38,14 @@ public struct FrameSequence: Sendable {
     /// needs, so that every name of a run has the same width and they sort in frame order
     /// (`frame-00009.png` … `frame-10000.png`). Frames are at most `Limits.maxFrame`.
     public func path(of frame: Int) -> String {
+        (folder as NSString).appendingPathComponent(name(of: frame))
+    }
+
+    /// The file name alone: `frame-0007.png`, `frame-09998.png` in a run to 10000.
+    public func name(of frame: Int) -> String {
         let digits = max(4, String(frames.upperBound).count)
         let number = String(frame)
-        let name = "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
-        return (folder as NSString).appendingPathComponent(name)
+        return "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
     }
 
     /// Checks every frame's file before the first is drawn: none may be an input, and,

@@ -65,7 +65,7 @@ package struct SavedDrawing: Sendable {
         json += "  \"draw\": [\n"
         json += strokes.map { "    " + entry($0, brush: brushNames[$0.brushKey]!) }.joined(separator: ",\n")
         json += "\n  ]\n}\n"
-        try SavedDrawing.writing(path) { try FileSystem.writeAtomically(Array(json.utf8), to: path) }
+        try SavedDrawing.writing(path) { try OutputFile.write(Array(json.utf8), to: path) }
         // The new script is in place: earlier saves' backing PNGs can go.
         let prefix = "\(stem).backing-"
         for old in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

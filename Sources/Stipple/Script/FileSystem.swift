@@ -119,17 +119,8 @@ package enum FileSystem {
     package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true,
                                 exclusive: Bool = false, named: String? = nil) throws(InputError) {
         let shown = named ?? path
-        let dir = folder(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        var fd: Int32 = -1
-        var temp = ""
-        for _ in 0..<16 {
-            temp = resolve(".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))", against: dir)
-            // 0o666 so the umask decides the final permissions, as for any new file.
-            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw InputError(file: shown, "cannot write the file: \(reason(errno))") }
+        let (fd, temp, ticket) = try makeTemporary(for: path, named: shown)
+        defer { TemporaryFiles.forget(ticket) }
         var failure: Int32? = nil
         bytes.withUnsafeBytes { raw in
             var done = 0
@@ -160,6 +151,26 @@ package enum FileSystem {
             unlink(temp)
             throw InputError(file: shown, "cannot write the file: \(reason(code))")
         }
+    }
+
+    /// A new, empty temporary file beside `path` (`.NAME.tmp-PID-N`), open for writing and
+    /// registered with `TemporaryFiles` (a fatal signal removes it): forget the ticket once
+    /// it is renamed or removed.
+    package static func makeTemporary(for path: String, named shown: String) throws(InputError)
+        -> (fd: Int32, path: String, ticket: TemporaryFiles.Ticket) {
+        let dir = folder(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        for _ in 0..<16 {
+            let temp = resolve(".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))", against: dir)
+            let ticket = TemporaryFiles.track(temp)  // before it exists: no window for a signal
+            // 0o666 so the umask decides the final permissions, as for any new file.
+            let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 { return (fd, temp, ticket) }
+            let code = errno
+            TemporaryFiles.forget(ticket)
+            if code != EEXIST { throw InputError(file: shown, "cannot write the file: \(reason(code))") }
+        }
+        throw InputError(file: shown, "cannot write the file: \(reason(EEXIST))")
     }
 
     /// The C library's text for an errno value, starting lower case to fit our messages.

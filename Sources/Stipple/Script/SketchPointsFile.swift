@@ -43,8 +43,11 @@ public enum SketchPointsFile {
     }
 
     /// Writes `points` to `path` atomically: on failure no partial file is left and an
-    /// existing file is untouched.
-    public static func write(_ points: [SketchPoint], to path: String) throws(InputError) {
-        try OutputFile.write(encode(points), to: path)
+    /// existing file is untouched. Returns the bytes written.
+    @discardableResult
+    public static func write(_ points: [SketchPoint], to path: String) throws(InputError) -> Int {
+        let bytes = encode(points)
+        try OutputFile.write(bytes, to: path)
+        return bytes.count
     }
 }

@@ -16,9 +16,13 @@ public enum StampsJSON {
         return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
     }
 
-    /// Writes `points` as JSON to `path` atomically.
-    public static func write(_ points: [SketchPoint], to path: String) throws(InputError) {
-        try FileSystem.writeAtomically(Array(encode(points).utf8), to: path)
+    /// Writes `points` as JSON to `path` through `OutputFile` (a file atomically, a FIFO or
+    /// device written into); returns the bytes written.
+    @discardableResult
+    public static func write(_ points: [SketchPoint], to path: String) throws(InputError) -> Int {
+        let bytes = Array(encode(points).utf8)
+        try OutputFile.write(bytes, to: path)
+        return bytes.count
     }
 
     /// `2`, `0.5`, `-1.5707964`: whole numbers without a fraction, others in Float's

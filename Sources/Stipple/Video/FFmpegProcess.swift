@@ -84,7 +84,7 @@ public final class FFmpegProcess: @unchecked Sendable {
     public static func encoder(output: String, name: String, format: String, header: Y4MHeader,
                                conversion: YCbCrConversion, audioFrom: String? = nil) throws -> FFmpegProcess {
         var args = ["-f", "yuv4mpegpipe", "-i", "-"]
-        let ext = (output as NSString).pathExtension.lowercased()
+        let ext = (name as NSString).pathExtension.lowercased()  // output may be a temporary or /dev/null
         let audio = audioFrom != nil && ext != "gif"
         if let audioFrom, audio { args += ["-i", audioFrom, "-map", "0:v:0", "-map", "1:a?"] }
         let space = conversion.matrix == .bt709 ? "bt709" : "smpte170m"

@@ -4,9 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a YUV4MPEG2 stream (docs/reference.md §11). To a file by name, it writes a temporary file
-/// beside it and renames it into place on `finish()`: the file is whole or not there at all
-/// (`abandon()`, or a writer dropped unfinished, removes the temporary). To a pipe ("-" is
+/// Writes a YUV4MPEG2 stream (docs/reference.md §11). To a path, through `StreamedOutput`: a file
+/// is written into a temporary beside it, renamed into place on `finish()`; a FIFO or device is
+/// written into, never replaced. A file is whole or not there at all (`abandon()`, a writer
+/// dropped unfinished, or a fatal signal removes the temporary). To a pipe ("-" is
 /// stdout, or a descriptor such as ffmpeg's stdin), each frame goes out whole in one write
 /// loop, so a reader only ever sees complete frames.
 public final class Y4MWriter {
@@ -14,8 +15,8 @@ public final class Y4MWriter {
     public private(set) var framesWritten = 0
     private let fd: Int32
     private let ownsDescriptor: Bool
-    /// The temporary file and the final path, for a file written by name.
-    private let temporary: (temp: String, final: String)?
+    /// The file written by name (renamed into place on `finish()`), if any.
+    private let output: StreamedOutput?
     private var done = false
 
     /// `path` "-" is stdout.
@@ -24,22 +25,15 @@ public final class Y4MWriter {
             try self.init(descriptor: 1, name: "stdout", header: header, owns: false)
             return
         }
-        let folder = FileSystem.folder(of: path)
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        var fd: Int32 = -1, temp = ""
-        for _ in 0..<16 {
-            temp = FileSystem.resolve(".\(base).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))", against: folder)
-            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw InputError(file: path, "cannot write the video: \(Y4MReader.reason(errno))") }
-        try self.init(descriptor: fd, name: path, header: header, owns: true, temporary: (temp, path))
+        // OutputFile's rules: a file through a temporary, a FIFO or device written into.
+        let output = try StreamedOutput(path: path)
+        try self.init(descriptor: output.descriptor, name: path, header: header, owns: false, output: output)
     }
 
     /// Writes to an open descriptor; `name` names it in errors. Writes the header at once.
     public init(descriptor: Int32, name: String, header: Y4MHeader, owns: Bool,
-                temporary: (temp: String, final: String)? = nil) throws(InputError) {
-        fd = descriptor; self.name = name; ownsDescriptor = owns; self.temporary = temporary
+                output: StreamedOutput? = nil) throws(InputError) {
+        fd = descriptor; self.name = name; ownsDescriptor = owns; self.output = output
         enlargePipe(descriptor, toHold: header.frameSize)
         do {
             try writeAll(Array(header.line.utf8))
@@ -61,15 +55,8 @@ public final class Y4MWriter {
     public func finish() throws(InputError) {
         guard !done else { return }
         done = true
-        var failure: Int32 = 0
-        if let temporary {
-            if fsync(fd) != 0 { failure = errno }
-            if close(fd) != 0, failure == 0 { failure = errno }
-            if failure == 0, rename(temporary.temp, temporary.final) != 0 { failure = errno }
-            if failure != 0 {
-                unlink(temporary.temp)
-                throw InputError(file: name, "cannot write the video: \(Y4MReader.reason(failure))")
-            }
+        if let output {
+            try output.commit()
         } else if ownsDescriptor {
             close(fd)
         }
@@ -80,7 +67,7 @@ public final class Y4MWriter {
         guard !done else { return }
         done = true
         if ownsDescriptor { close(fd) }
-        if let temporary { unlink(temporary.temp) }
+        output?.abandon()
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(InputError) {
