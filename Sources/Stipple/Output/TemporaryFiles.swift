@@ -7,15 +7,25 @@ import Glibc
 /// removed when the process is ended by SIGTERM, SIGINT or SIGHUP (`timeout`, Ctrl-C, a
 /// closed terminal), so that a killed run leaves no hidden file behind (docs/limits.md).
 ///
-/// The handler is async-signal-safe: it only reads a fixed table of C strings made before
-/// the signal could name them, calls unlink(2) on each, and re-raises the signal with its
-/// default action (SA_RESETHAND), so the process still ends by that signal.
+/// The handler is async-signal-safe: it only reads a fixed table of C strings (buffers that
+/// are never freed, flagged live once written), calls unlink(2) on each live one, and
+/// re-raises the signal with its default action (SA_RESETHAND), so the process still ends by
+/// that signal.
 public enum TemporaryFiles {
     static let capacity = 512
-    /// The table the handler reads: a slot is a strdup'ed path or nil.
+    /// Bytes a slot holds: PATH_MAX and its NUL. A longer path is written but not tracked.
+    static let slotBytes = 4097
+    /// The table the handler reads: a slot's buffer is allocated once and never freed, so
+    /// the handler can never read freed memory; `live[i]` says whether slot i names a file
+    /// now (set after the path is written, cleared before the slot is reused).
     nonisolated(unsafe) static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         p.initialize(repeating: nil, count: capacity)
+        return p
+    }()
+    nonisolated(unsafe) static let live: UnsafeMutablePointer<Int32> = {
+        let p = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        p.initialize(repeating: 0, count: capacity)
         return p
     }()
     private static let lock = NSLock()
@@ -27,9 +37,13 @@ public enum TemporaryFiles {
     /// Registers `path` (before it is created) so that a fatal signal removes it.
     public static func track(_ path: String) -> Ticket {
         lock.lock(); defer { lock.unlock() }
-        if !installed { installHandlers(); installed = true }
-        for i in 0..<capacity where slots[i] == nil {
-            slots[i] = strdup(path)
+        if !installed { _ = live; installHandlers(); installed = true }
+        let bytes = Array(path.utf8CString)
+        guard bytes.count <= slotBytes else { return Ticket(slot: nil) }
+        for i in 0..<capacity where live[i] == 0 {
+            if slots[i] == nil { slots[i] = UnsafeMutablePointer<CChar>.allocate(capacity: slotBytes) }
+            bytes.withUnsafeBufferPointer { slots[i]!.update(from: $0.baseAddress!, count: $0.count) }
+            live[i] = 1
             return Ticket(slot: i)
         }
         return Ticket(slot: nil)  // more files in flight than slots: still written, just not cleaned on a signal
@@ -39,15 +53,13 @@ public enum TemporaryFiles {
     public static func forget(_ ticket: Ticket) {
         guard let i = ticket.slot else { return }
         lock.lock(); defer { lock.unlock() }
-        let p = slots[i]
-        slots[i] = nil
-        free(p)
+        live[i] = 0
     }
 
     /// The paths registered now (for tests).
     static var pending: [String] {
         lock.lock(); defer { lock.unlock() }
-        return (0..<capacity).compactMap { slots[$0].map { String(cString: $0) } }
+        return (0..<capacity).compactMap { live[$0] != 0 ? slots[$0].map { String(cString: $0) } : nil }
     }
 
     private static func installHandlers() {
@@ -68,10 +80,10 @@ public enum TemporaryFiles {
 
 /// Unlinks every registered temporary, then re-raises `sig` under its default action.
 private func removeTemporariesAndDie(_ sig: Int32) {
-    let slots = TemporaryFiles.slots
+    let slots = TemporaryFiles.slots, live = TemporaryFiles.live
     var i = 0
     while i < TemporaryFiles.capacity {
-        if let p = slots[i] { unlink(p) }
+        if live[i] != 0, let p = slots[i] { unlink(p) }
         i += 1
     }
     raise(sig)
