@@ -86,7 +86,13 @@ struct TestCommand: AsyncParsableCommand {
         } else if accept == nil {
             guard !arguments.isEmpty else { throw ValidationError("Please give the folder of test scripts.") }
             guard arguments.count == 1 else {
-                throw ValidationError("Please give one folder of test scripts (got \(arguments.count)); choose cases with --filter.")
+                let given = arguments.map { InputError.quoted($0) }.joined(separator: ", ")
+                // `--record sometimes`: a word that is no folder after --record was meant as a mode.
+                var hint = ""
+                if let word = arguments.first(where: { !FileManager.default.fileExists(atPath: $0) }), record != nil {
+                    hint = "; \(InputError.quoted(word)) is no folder: --record's modes are missing, failed, all and never"
+                }
+                throw ValidationError("Please give one folder of test scripts (got \(arguments.count): \(given))\(hint); choose cases with --filter.")
             }
             if add { throw ValidationError("--add goes with --accept.") }
         }

@@ -32,6 +32,13 @@ final class ErrorMessageTests: XCTestCase {
         XCTAssertTrue(InputError.shortened(many).hasSuffix("… [2999 more characters]"), InputError.shortened(many).suffix(40).description)
     }
 
+    func testAnUnknownRecordModeIsNamed() throws {
+        let f = try CLIFolder(self, "record-mode")
+        try FileManager.default.createDirectory(at: f.dir.appendingPathComponent("T"), withIntermediateDirectories: true)
+        try f.assertRefused(["test", "T", "--record", "sometimes"], status: 64,
+                            saysAll: [#"got 2: "T", "sometimes""#, "--record's modes are missing, failed, all and never"])
+    }
+
     func testNegativeOptionValuesAreAnsweredAboutTheirRange() throws {
         let f = try CLIFolder(self, "negative-options")
         try f.assertRefused(["compare", "a.png", "b.png", "--max-channel-diff", "-1"], status: 64,
