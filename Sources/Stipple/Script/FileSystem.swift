@@ -62,6 +62,11 @@ package enum FileSystem {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let code = errno
+            // A socket cannot be opened (ENXIO): say what it is, as for a FIFO or a device.
+            var info = stat()
+            if code != ENOENT, stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw InputError(file: path, "is \(kindName(info.st_mode)), not a regular file; only regular files are read")
+            }
             throw InputError(file: path, code == ENOENT ? "file not found" : "cannot read the file: \(reason(code))")
         }
         var info = stat()

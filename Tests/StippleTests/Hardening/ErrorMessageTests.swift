@@ -32,6 +32,23 @@ final class ErrorMessageTests: XCTestCase {
         XCTAssertTrue(InputError.shortened(many).hasSuffix("… [2999 more characters]"), InputError.shortened(many).suffix(40).description)
     }
 
+    func testASocketIsNamedAsASocket() throws {
+        let f = try CLIFolder(self, "socket")
+        let path = f.path("s.json")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try XCTSkipUnless(bound == 0 && path.utf8.count < 100, "cannot bind a socket at \(path)")
+        try f.assertRefused(["render", "s.json", "-o", "out.png"], saysAll: ["s.json: is a socket, not a regular file"])
+    }
+
     func testAnUnknownRecordModeIsNamed() throws {
         let f = try CLIFolder(self, "record-mode")
         try FileManager.default.createDirectory(at: f.dir.appendingPathComponent("T"), withIntermediateDirectories: true)
