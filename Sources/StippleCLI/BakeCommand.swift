@@ -55,7 +55,7 @@ struct BakeCommand: AsyncParsableCommand {
             let scene = try Scene(script: loaded)
             if self.output != "-" { try checkOutput(self.output, notAnyOf: scene.inputFiles) }
             // A file of events is read and checked before EGL is opened.
-            let stream = try events.map { try EventStream(path: $0, script: loaded, paced: videoIsFile) }
+            let stream = try events.map { try EventStream(path: $0, script: loaded) }
             let renderer = try makeRenderer()
             let bake = try VideoBake(scene: scene, header: header, renderer: renderer, matrix: matrix, range: range,
                                      primitive: primitive)
@@ -83,13 +83,6 @@ struct BakeCommand: AsyncParsableCommand {
             input.abandon()
             throw error
         }
-    }
-
-    /// A video read from a regular file (y4m or container) is not live: its frames wait for
-    /// the events through them (docs/video.md), so a FIFO's late writer is not missed.
-    private var videoIsFile: Bool {
-        var info = stat()
-        return video != "-" && stat(video, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     private func knownFrameCount(_ header: Y4MHeader) -> Int? {

@@ -10,8 +10,8 @@ import Foundation
 public final class EventStream: @unchecked Sendable {
     public let name: String
     private let lock = NSCondition()
-    /// Whether `take` waits for the events of a frame (see `init`).
-    public let paced: Bool
+    /// Whether the source is open: a FIFO's writer has opened it (or it is stdin, or a file).
+    private var opened = false
     private var queue: [TouchEvent] = []
     private var head = 0
     private var failure: InputError?
@@ -21,14 +21,8 @@ public final class EventStream: @unchecked Sendable {
     /// may draw with, its fps turns their times into frames, its canvas culls their strokes,
     /// and its stamps count against the same limits. `path` is a regular file, a FIFO, or
     /// "-" (stdin); anything else (a folder, a device, a socket) is refused.
-    ///
-    /// `paced`: for a video that is not live (a file): a frame waits until a FIFO's events
-    /// through it have arrived (an event of a later frame, or the writer's close), so the
-    /// bake is the same as with a regular file however late the writer comes. Unpaced (a
-    /// video on a pipe), a frame takes what has arrived and never waits.
-    public init(path: String, script: Script, paced: Bool = false) throws {
+    public init(path: String, script: Script) throws {
         name = path == "-" ? "stdin" : path
-        self.paced = paced
         if path != "-" {
             try FileSystem.checkPath(path)
             var info = stat()
@@ -61,6 +55,7 @@ public final class EventStream: @unchecked Sendable {
             let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return fail(InputError(file: path, "cannot read the events: \(String(cString: strerror(errno)))")) }
             defer { if fd != 0 { close(fd) } }
+            lock.lock(); opened = true; lock.broadcast(); lock.unlock()
             var info = stat()
             if fd != 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFIFO {
                 return fail(InputError(file: path, "is \(FileSystem.kindName(info.st_mode)) now, no longer a FIFO"))
@@ -103,12 +98,13 @@ public final class EventStream: @unchecked Sendable {
     private func push(_ e: TouchEvent) { lock.lock(); queue.append(e); lock.broadcast(); lock.unlock() }
     private func fail(_ e: InputError) { lock.lock(); failure = e; finished = true; lock.broadcast(); lock.unlock() }
 
-    /// The events that have arrived and fall in frame `n` or before, in order. Unpaced it
-    /// never waits, and an event that arrives after its frame has been drawn applies to the
-    /// next one; paced it waits until every event through frame `n` is in.
+    /// The events that have arrived and fall in frame `n` or before, in order. Only a FIFO
+    /// no writer has opened yet is waited for (a writer that comes late is not missed, and
+    /// until one comes no event can); once open, this never waits, and an event that
+    /// arrives after its frame has been drawn applies to the next one.
     public func take(throughFrame n: Int, fps: Double) throws -> [TouchEvent] {
         lock.lock(); defer { lock.unlock() }
-        while paced && !finished && (queue.last.map { $0.frame(fps: fps) <= n } ?? true) { lock.wait() }
+        while !opened && !finished { lock.wait() }
         var out: [TouchEvent] = []
         while head < queue.count && queue[head].frame(fps: fps) <= n {
             out.append(queue[head])
