@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns one JSON line of touch events into a `TouchEvent`, with the checks that need the
 /// events before it: times never go back, a stroke's first event names its brush, nothing
 /// follows a stroke's end; and the limits a script's strokes have (`EventBudget`, docs/limits.md).
@@ -53,8 +55,9 @@ struct EventDecoder {
         let tMember = d.member("t", in: members)!
         try budget.countEvent(d, at: root.location)
         guard abs(t * fps) <= Limits.maxTouchFrame else {
-            throw d.fail(tMember.value.location, "t = \(t) s is frame \((t * fps).rounded(.down)) at \(fps) fps; touch times must fall "
-                         + "within \(Int(Limits.maxTouchFrame)) frames of frame 0 (±\(Limits.maxTouchFrame / fps) s at this fps)")
+            throw d.fail(tMember.value.location, "t = \(t) s is frame \(String(format: "%.0f", (t * fps).rounded(.down))) at "
+                         + "\(VideoBake.formatRate(fps)) fps; touch times must fall within \(Int(Limits.maxTouchFrame)) "
+                         + "frames of frame 0 (±\(String(format: "%.0f", Limits.maxTouchFrame / fps)) s at this fps)")
         }
         guard t >= lastTime else {
             throw d.fail(tMember.value.location, "events out of order: t = \(t) s comes after an event at t = \(lastTime) s")
