@@ -63,6 +63,11 @@ public final class Y4MReader {
         let rest = size - Int(position) + (end - start)  // bytes after the header line
         let need = Y4MFrame.marker.count + header.frameSize
         guard rest > 0, rest < need else { return }
+        // What is there must be a FRAME line for the size to be the problem: anything else
+        // is reported by `read` as what it is.
+        let marker = Array("FRAME".utf8)
+        guard end - start >= 6, Array(buffer[start..<start + 5]) == marker,
+              buffer[start + 5] == 0x20 || buffer[start + 5] == 0x0A else { return }
         throw InputError(file: name, location: .byte(size),
                          "frame 0 is truncated: the file holds \(rest) bytes after its header, and a FRAME line with "
                          + "the planes of one \(header.width)×\(header.height) frame takes \(need)")
