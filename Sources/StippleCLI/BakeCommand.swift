@@ -55,7 +55,7 @@ struct BakeCommand: AsyncParsableCommand {
             let scene = try Scene(script: loaded)
             if self.output != "-" { try checkOutput(self.output, notAnyOf: scene.inputFiles) }
             // A file of events is read and checked before EGL is opened.
-            let stream = try events.map { try EventStream(path: $0, brushes: Set(loaded.brushes.keys), fps: loaded.fps) }
+            let stream = try events.map { try EventStream(path: $0, script: loaded) }
             let renderer = try makeRenderer()
             let bake = try VideoBake(scene: scene, header: header, renderer: renderer, matrix: matrix, range: range,
                                      primitive: primitive)

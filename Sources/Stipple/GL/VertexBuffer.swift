@@ -50,7 +50,8 @@ final class VertexBuffer {
         var from = kept
         var whole = false
         if values.count * stride > capacity || kept == 0 {
-            capacity = max(values.count * 2, 256) * stride
+            // Room for 16 at least: a live stroke is a layer of its own, and most hold a few stamps.
+            capacity = max(values.count * 2, 16) * stride
             gl.bufferData(bytes: capacity, data: nil, usage: GLenum(GL_DYNAMIC_DRAW))
             from = 0
             whole = true

@@ -28,4 +28,15 @@ public enum Limits {
     /// The largest PNG decoded: each side, and width × height (a 16384² image, 1 GiB as RGBA).
     public static let maxPNGSide = 16_384
     public static let maxPNGPixels = 1 << 28
+    /// Live strokes (`bake --events`) open at once: started and not yet ended.
+    public static let maxOpenLiveStrokes = 1024
+    /// Live strokes one events source may start, ended or not: each is a layer of its own.
+    public static let maxLiveStrokes = 16_384
+    /// Events (non-blank lines) one events source may hold.
+    public static let maxEvents = 1 << 20
+    /// The largest video frame read (`bake --video`): each side (llvmpipe's largest canvas;
+    /// a driver with a smaller one refuses it when EGL opens), and width × height: 2^25
+    /// pixels (48 MiB a 4:2:0 frame, 128 MiB as RGBA) admits 8K UHD, 7680×4320.
+    public static let maxVideoSide = 16_384
+    public static let maxVideoPixels = 1 << 25
 }

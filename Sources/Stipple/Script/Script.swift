@@ -30,6 +30,10 @@ public struct Script: Sendable {
     /// The session entries of `draw` (undo, redo, clear: docs/reference.md §12), each with its place among
     /// the stroke entries, and `startFrame`.
     public var session = SessionTimeline()
+    /// What the script's draw entries use of `Limits.maxStampsPerScript` and
+    /// `Limits.maxStrokeWalkPerScript` (live strokes share what is left).
+    public var stampsUsed = 0
+    public var walkUsed = 0
 
     public static let defaultFPS: Double = 30
     public static let defaultDissolveDistance: Float = 6

@@ -91,6 +91,8 @@ struct ScriptDecoder: JSONReading {
             try checkSession(script)
         }
         if let start = try startFrame(members) { script.session.startFrame = start }
+        script.stampsUsed = stampTotal
+        script.walkUsed = walkTotal
         return script
     }
 

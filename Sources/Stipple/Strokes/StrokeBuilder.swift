@@ -117,6 +117,26 @@ public struct StrokeBuilder: Sendable {
                      overLimit: builder.stamper.overLimit, nearCanvasTooLong: builder.stamper.nearCanvasTooLong)
     }
 
+    /// A builder that only counts (as `count` does), for a stroke whose samples arrive one
+    /// by one (live events): `made`, `walked` and `overLimit` say what it has cost so far.
+    public static func counter(style: StrokeStyle, fps: Double, seed: UInt64, strokeIndex: Int) -> StrokeBuilder {
+        var builder = StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeIndex)
+        builder.stamper.countOnly = true
+        return builder
+    }
+
+    /// Stamps made (after culling) and places walked so far.
+    public var made: Int { stamper.made }
+    public var walked: Int { stamper.walked }
+    /// True once `made` or `walked` passed its limit (or a segment was too long to walk).
+    public var overLimit: Bool { stamper.overLimit }
+
+    /// The most stamps and places this builder may reach in all; the walk stops past them.
+    public mutating func setLimits(made: Int, walked: Int) {
+        stamper.madeLimit = made
+        stamper.walkLimit = walked
+    }
+
     private func knot(for sample: TouchSample, at position: SIMD2<Double>, speed: Double) -> StrokeKnot {
         let factors = style.pressure.factors(pressure: sample.pressure)
         let speedFactor = style.speed?.radiusFactor(speed: speed) ?? 1

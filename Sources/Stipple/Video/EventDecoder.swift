@@ -1,6 +1,9 @@
+import Foundation
+
 /// Turns one JSON line of touch events into a `TouchEvent`, with the checks that need the
 /// events before it: times never go back, a stroke's first event names its brush, nothing
-/// follows a stroke's end. Errors are `file:line:column`.
+/// follows a stroke's end; and the limits a script's strokes have (`EventBudget`, docs/limits.md).
+/// Errors are `file:line:column`.
 struct EventDecoder {
     let file: String
     /// The script's brushes (names an event may use).
@@ -8,15 +11,18 @@ struct EventDecoder {
     /// The video's rate: touch times become frames with it (and are bounded by it).
     let fps: Double
     private var lastTime = -Double.infinity
-    private var open: Set<Int> = []
+    private var budget: EventBudget
     private var ended: Set<Int> = []
 
     static let sampleKeys = ["t", "stroke", "x", "y", "pressure"]
     static let styleKeys = ["brush", "color", "radius", "spacing", "smoothing", "opacity", "speed", "rotation"]
 
-    init(file: String, brushes: Set<String>, fps: Double) {
-        self.fps = fps
-        self.file = file; self.brushes = brushes
+    /// `script`: the baked script, its canvas the video's and its fps the video's rate.
+    init(file: String, script: Script) {
+        self.file = file
+        brushes = Set(script.brushes.keys)
+        fps = script.fps
+        budget = EventBudget(script: script)
     }
 
     /// Decodes line number `line` (from 1); nil for a blank line.
@@ -47,15 +53,22 @@ struct EventDecoder {
         let members = try d.object(root, for: "a touch event")
         let t = try d.number(d.required("t", in: members, of: root, context: "a touch event").value, for: "t").0
         let tMember = d.member("t", in: members)!
+        try budget.countEvent(d, at: root.location)
+        guard abs(t * fps) <= Limits.maxTouchFrame else {
+            throw d.fail(tMember.value.location, "t = \(t) s is frame \(String(format: "%.0f", (t * fps).rounded(.down))) at "
+                         + "\(VideoBake.formatRate(fps)) fps; touch times must fall within \(Int(Limits.maxTouchFrame)) "
+                         + "frames of frame 0 (±\(String(format: "%.0f", Limits.maxTouchFrame / fps)) s at this fps)")
+        }
         guard t >= lastTime else {
             throw d.fail(tMember.value.location, "events out of order: t = \(t) s comes after an event at t = \(lastTime) s")
         }
         if let end = d.member("end", in: members) {
             try d.checkKeys(members, allowed: ["t", "end"], in: "an end event")
             let id = try strokeID(end.value, d)
-            guard open.remove(id) != nil else {
+            guard budget.isOpen(id) else {
                 throw d.fail(end.value.location, "stroke \(id) is not open: it has no samples yet, or has ended")
             }
+            try budget.end(id, d, at: root.location)
             ended.insert(id)
             lastTime = t
             return TouchEvent(kind: .end(stroke: id), t: t, line: line)
@@ -67,7 +80,7 @@ struct EventDecoder {
         let sampleMembers = members.filter { EventDecoder.sampleKeys.contains($0.key) && $0.key != "stroke" }
         let styleMembers = members.filter { EventDecoder.styleKeys.contains($0.key) }
         var start: TouchEvent.StrokeStart?
-        if open.contains(id) {
+        if budget.isOpen(id) {
             if let extra = styleMembers.first {
                 throw d.fail(extra.keyLocation, "\"\(extra.key)\" belongs on stroke \(id)'s first event, not a later one")
             }
@@ -81,10 +94,12 @@ struct EventDecoder {
             }
             // The style is read as a `points` entry's, with this event as its one sample.
             let samples = JSONValue(.array([JSONValue(.object(sampleMembers), at: root.location)]), at: root.location)
-            let spec = try d.strokeSpec(styleMembers.filter { $0.key != "brush" }, samples: samples,
+            var spec = try d.strokeSpec(styleMembers.filter { $0.key != "brush" }, samples: samples,
                                         context: "stroke \(id)", index: 0, fps: fps)
+            // Culled as a script's strokes are: for the video's canvas, pointScale and drift.
+            spec.style.cull = budget.cull
+            try budget.open(id, style: spec.style, d, at: strokeMember.value.location)
             start = TouchEvent.StrokeStart(brush: name, style: spec.style)
-            open.insert(id)
         }
         let x = try d.float(d.required("x", in: members, of: root, context: "a touch event").value, for: "x")
         let y = try d.float(d.required("y", in: members, of: root, context: "a touch event").value, for: "y")
@@ -94,8 +109,10 @@ struct EventDecoder {
             guard (0...1).contains(v) else { throw d.fail(p.value.location, "pressure must be from 0 to 1, found \(v)") }
             pressure = v
         }
+        let sample = TouchSample(x: x, y: y, t: t, pressure: pressure)
+        try budget.add(sample, to: id, d, at: root.location)
         lastTime = t
-        return TouchEvent(kind: .sample(stroke: id, TouchSample(x: x, y: y, t: t, pressure: pressure), start: start),
+        return TouchEvent(kind: .sample(stroke: id, sample, start: start),
                           t: t, line: line)
     }
 

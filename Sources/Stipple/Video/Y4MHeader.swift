@@ -107,7 +107,11 @@ public struct Y4MHeader: Sendable, Equatable {
             }
         }
         guard let width, let height else { throw bad("malformed header: it needs both W<width> and H<height>") }
-        guard width <= 1 << 15, height <= 1 << 15 else { throw bad("malformed header: \(width)×\(height) is too large") }
+        // Checked before a frame is allocated (docs/limits.md).
+        guard width <= Limits.maxVideoSide, height <= Limits.maxVideoSide, width * height <= Limits.maxVideoPixels else {
+            throw bad("the frame is \(width)×\(height) (\(width * height) pixels); a video frame may be at most "
+                      + "\(Limits.maxVideoSide) a side and \(Limits.maxVideoPixels) pixels (8K UHD, 7680×4320, fits)")
+        }
         var header = Y4MHeader(width: width, height: height, rateNumerator: rate.0, rateDenominator: rate.1,
                                chroma: chroma, colorRange: range)
         header.tags = Array(words.dropFirst())

@@ -45,10 +45,33 @@ public final class Y4MReader {
             throw InputError(file: name, location: .byte(0), "malformed header: not text")
         }
         header = try Y4MHeader.parse(text, file: name)
+        try checkFirstFrameFits()
         enlargePipe(fd, toHold: header.frameSize)
     }
 
     deinit { if ownsDescriptor { close(fd) } }
+
+    /// A regular file with bytes after its header must hold at least one whole frame
+    /// (`FRAME` line and planes) before a frame's memory is allocated for it: a header that
+    /// claims a large size over a few bytes is refused at once, at the file's end.
+    private func checkFirstFrameFits() throws(InputError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        let size = Int(info.st_size)
+        let position = lseek(fd, 0, SEEK_CUR)
+        guard position >= 0 else { return }
+        let rest = size - Int(position) + (end - start)  // bytes after the header line
+        let need = Y4MFrame.marker.count + header.frameSize
+        guard rest > 0, rest < need else { return }
+        // What is there must be a FRAME line for the size to be the problem: anything else
+        // is reported by `read` as what it is.
+        let marker = Array("FRAME".utf8)
+        guard end - start >= 6, Array(buffer[start..<start + 5]) == marker,
+              buffer[start + 5] == 0x20 || buffer[start + 5] == 0x0A else { return }
+        throw InputError(file: name, location: .byte(size),
+                         "frame 0 is truncated: the file holds \(rest) bytes after its header, and a FRAME line with "
+                         + "the planes of one \(header.width)×\(header.height) frame takes \(need)")
+    }
 
     /// Reads the next frame into `frame` (made for this header). Returns false at the end of
     /// the stream; a frame cut short is an error naming its number and byte offset.
