@@ -45,6 +45,8 @@ final class VideoStreamTests: XCTestCase {
                                  ("YUV4MPEG2 W4 H4 F30", "frame rate F30"),
                                  ("YUV4MPEG2 W4 H4 Q1", "unknown tag \"Q1\""),
                                  ("YUV4MPEG2 W4 H4 XCOLORRANGE=ODD", "XCOLORRANGE=FULL or"),
+                                 // Found by `make fuzz`: the message's pixel count overflowed.
+                                 ("YUV4MPEG2 W3 H3333333333333333333", "3×3333333333333333333 (more than"),
                                  ("YUV4MPEG2 W4 H4 Xa\u{1B}[2J", #"tag "Xa\u001b[2J" holds the control character U+001B"#),
                                  ("YUV4MPEG2 W4 H4\r", #"tag "H4\r" holds the control character U+000D"#)] {
             XCTAssertThrowsError(try Y4MHeader.parse(text, file: "v.y4m")) { error in

@@ -109,7 +109,9 @@ public struct Y4MHeader: Sendable, Equatable {
         guard let width, let height else { throw bad("malformed header: it needs both W<width> and H<height>") }
         // Checked before a frame is allocated (docs/limits.md).
         guard width <= Limits.maxVideoSide, height <= Limits.maxVideoSide, width * height <= Limits.maxVideoPixels else {
-            throw bad("the frame is \(width)×\(height) (\(width * height) pixels); a video frame may be at most "
+            // The sides may be any Int (H3333333333333333333): the product must not overflow.
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            throw bad("the frame is \(width)×\(height) (\(overflow ? "more than \(Int.max)" : String(pixels)) pixels); a video frame may be at most "
                       + "\(Limits.maxVideoSide) a side and \(Limits.maxVideoPixels) pixels (8K UHD, 7680×4320, fits)")
         }
         var header = Y4MHeader(width: width, height: height, rateNumerator: rate.0, rateDenominator: rate.1,
