@@ -8,7 +8,10 @@ extension RenderCommand {
     /// does not write: frames outside `range`, and frames of another digit width
     /// (`frame-00001.png` beside this run's `frame-0001.png`), an earlier render's.
     /// Refused unless --clean, which has them removed after this render.
-    func staleFrames(of sequence: FrameSequence) throws -> [String] {
+    /// A stale frame that is one of the script's inputs (the script itself, a brush, a
+    /// background named like a frame) is refused even with --clean: nothing a user gave is
+    /// removed.
+    func staleFrames(of sequence: FrameSequence, notAnyOf inputs: [String]) throws -> [String] {
         let range = sequence.frames
         let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
         let stale = names.filter { name in
@@ -17,6 +20,13 @@ extension RenderCommand {
             guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else { return false }
             return !range.contains(n) || sequence.name(of: n) != name
         }.sorted()
+        for name in stale {
+            let path = (output as NSString).appendingPathComponent(name)
+            if inputs.contains(where: { OutputFile.sameFile(path, $0) }) {
+                throw InputError(file: path, "is named like an earlier render's frame but is an input of this script; "
+                                 + "refusing to remove or overwrite it: render into another folder")
+            }
+        }
         guard !stale.isEmpty, !clean else { return stale }
         let shown = stale.count == 1 ? stale[0] : "\(stale[0]) … \(stale[stale.count - 1])"
         let outside = stale.allSatisfy { !range.contains(Int($0.dropFirst(6).dropLast(4)) ?? range.lowerBound) }

@@ -93,7 +93,7 @@ struct RenderCommand: AsyncParsableCommand {
         let made = try OutputFolder.make(output, for: "--frames")
         let stale: [String]
         do {
-            stale = try staleFrames(of: sequence)
+            stale = try staleFrames(of: sequence, notAnyOf: scene.inputFiles)
             try sequence.checkTargets(notAnyOf: scene.inputFiles, overwrite: overwrite)
             // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
             let layers = try await scene.makeLayers(on: renderer)

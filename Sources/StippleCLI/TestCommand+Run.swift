@@ -33,8 +33,10 @@ extension TestCommand {
             goldenDirectory: goldenDir, outputDirectory: outputDirectory,
             jobs: jobs, record: record, keepDiffs: keepDiffs, isCI: GoldenCheck.isCI(env),
             platform: try EGLPlatform.fromEnvironment(env), acceptCommand: accept)
-        // Reports never overwrite the suite's inputs: its scripts, its stipple-test.json, its goldens.
-        let suiteInputs = suite.cases.map(\.scriptPath) + [(dir as NSString).appendingPathComponent(GoldenConfig.fileName)]
+        // Reports never overwrite the suite's inputs: its scripts and every file they read
+        // (brushes, backgrounds, .sketchpoints), its stipple-test.json, its goldens.
+        let caseInputs = suite.cases.flatMap { (try? Script.load(path: $0.scriptPath))?.inputFiles ?? [$0.scriptPath] }
+        let suiteInputs = caseInputs + [(dir as NSString).appendingPathComponent(GoldenConfig.fileName)]
         try checkSuiteOutputs(suiteDir: dir, inputs: suiteInputs, goldenDir: goldenDir)
         let jobs = max(1, min(self.jobs, cases.count))
         let result = try await GoldenRunner(options: options).run(cases, shard: shard, started: { driver in

@@ -37,7 +37,7 @@ public enum TemporaryFiles {
     /// Registers `path` (before it is created) so that a fatal signal removes it.
     public static func track(_ path: String) -> Ticket {
         lock.lock(); defer { lock.unlock() }
-        if !installed { _ = live; installHandlers(); installed = true }
+        if !installed { _ = live; _ = children; installHandlers(); installed = true }
         let bytes = Array(path.utf8CString)
         guard bytes.count <= slotBytes else { return Ticket(slot: nil) }
         for i in 0..<capacity where live[i] == 0 {
@@ -54,6 +54,33 @@ public enum TemporaryFiles {
         guard let i = ticket.slot else { return }
         lock.lock(); defer { lock.unlock() }
         live[i] = 0
+    }
+
+    /// Child processes writing into a temporary (ffmpeg encoding a container): on a signal
+    /// they are killed and reaped before the temporaries are removed, so that none writes a
+    /// file back after it was removed.
+    static let childCapacity = 64
+    nonisolated(unsafe) static let children: UnsafeMutablePointer<Int32> = {
+        let p = UnsafeMutablePointer<Int32>.allocate(capacity: childCapacity)
+        p.initialize(repeating: 0, count: childCapacity)
+        return p
+    }()
+
+    /// Registers a running child; pass the ticket to `forgetChild` once it has been waited for.
+    public static func trackChild(_ pid: Int32) -> Ticket {
+        lock.lock(); defer { lock.unlock() }
+        if !installed { _ = live; _ = children; installHandlers(); installed = true }
+        for i in 0..<childCapacity where children[i] == 0 {
+            children[i] = pid
+            return Ticket(slot: i)
+        }
+        return Ticket(slot: nil)
+    }
+
+    public static func forgetChild(_ ticket: Ticket) {
+        guard let i = ticket.slot else { return }
+        lock.lock(); defer { lock.unlock() }
+        children[i] = 0
     }
 
     /// The paths registered now (for tests).
@@ -78,8 +105,20 @@ public enum TemporaryFiles {
     }
 }
 
-/// Unlinks every registered temporary, then re-raises `sig` under its default action.
+/// Kills and reaps every registered child, unlinks every registered temporary, then
+/// re-raises `sig` under its default action.
 private func removeTemporariesAndDie(_ sig: Int32) {
+    let children = TemporaryFiles.children
+    var c = 0
+    while c < TemporaryFiles.childCapacity {
+        let pid = children[c]
+        if pid > 0 {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
+        c += 1
+    }
     let slots = TemporaryFiles.slots, live = TemporaryFiles.live
     var i = 0
     while i < TemporaryFiles.capacity {

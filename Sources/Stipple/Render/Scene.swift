@@ -19,7 +19,6 @@ public struct Scene: Sendable {
 
     /// Loads a script's brushes and background. Errors name the file and the place.
     public init(script: Script) throws {
-        var inputs = [script.path]
         var brushes: [String: (key: String, brush: Brush)] = [:]
         for name in script.brushOrder {
             guard let spec = script.brushes[name] else { continue }
@@ -29,7 +28,6 @@ public struct Scene: Sendable {
             case let .file(path, location):
                 let decoded = try Scene.readPNG(path, blaming: script.path, at: location, what: "brush \"\(name)\"")
                 brushes[name] = ("file:\(path)", Brush(image: decoded.image, hasAlpha: decoded.hasAlpha))
-                inputs.append(path)
             }
         }
         let background: CanvasBackground
@@ -44,7 +42,6 @@ public struct Scene: Sendable {
                                  + "expected the canvas size \(script.canvas.width)×\(script.canvas.height)")
             }
             background = .image(decoded.image)
-            inputs.append(path)
         }
         batches = script.draw.map { entry in
             let b = brushes[entry.brush]!
@@ -58,12 +55,11 @@ public struct Scene: Sendable {
             return StampBatch(brushKey: b.key, brush: b.brush, stamps: stamps.map(\.point),
                               rotations: turned ? stamps.map(\.rotation) : nil)
         }
-        inputs += script.draw.compactMap(\.source)
         canvas = Canvas(width: script.canvas.width, height: script.canvas.height, background: background)
         effects = AgeEffects(maxAge: script.maxAge, dissolveDistance: script.dissolveDistance,
                              pointScale: script.pointScale)
         fps = script.fps
-        inputFiles = inputs
+        inputFiles = script.inputFiles
         canvasSizeLocation = script.canvas.sizeLocation
         scriptPath = script.path
         session = script.session

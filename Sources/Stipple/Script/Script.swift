@@ -67,4 +67,15 @@ public struct Script: Sendable {
         var decoder = ScriptDecoder(path: path, directory: directory, defaultCanvas: defaultCanvas)
         return try decoder.decode(root)
     }
+
+    /// The files this script reads: itself, its brush and background PNGs and its
+    /// `.sketchpoints` files (resolved paths). No output may be any of them.
+    public var inputFiles: [String] {
+        var files = [path]
+        for name in brushOrder {
+            if case let .file(file, _) = brushes[name] { files.append(file) }
+        }
+        if case let .image(file, _) = canvas.background { files.append(file) }
+        return files + draw.compactMap(\.source)
+    }
 }

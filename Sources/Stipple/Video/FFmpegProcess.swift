@@ -5,6 +5,8 @@ import Foundation
 /// on its stdin. Its stderr is kept, so a failure shows ffmpeg's own last line.
 public final class FFmpegProcess: @unchecked Sendable {
     public let process = Process()
+    /// Registered for a signal's clean-up while ffmpeg runs (see `TemporaryFiles`).
+    private var child = TemporaryFiles.Ticket(slot: nil)
     /// What the process is for, in messages ("decoding in.mp4").
     public let purpose: String
     private let errors = Pipe()
@@ -55,6 +57,7 @@ public final class FFmpegProcess: @unchecked Sendable {
         } catch {
             throw InputError(file: file, "cannot start ffmpeg for \(purpose): \(error.localizedDescription)")
         }
+        child = TemporaryFiles.trackChild(process.processIdentifier)
         let handle = errors.fileHandleForReading
         Thread.detachNewThread { [self] in
             while true {
@@ -125,7 +128,7 @@ public final class FFmpegProcess: @unchecked Sendable {
 
     /// Waits for ffmpeg to end; a failure is an error with its last stderr line.
     public func wait(file: String) throws {
-        process.waitUntilExit()
+        waitForExit()
         stderrDone.wait()
         stderrDone.signal()
         guard process.terminationStatus == 0 else { throw failure(file: file) }
@@ -135,12 +138,18 @@ public final class FFmpegProcess: @unchecked Sendable {
     public func terminate() {
         closeInput()
         if process.isRunning { process.terminate() }
+        waitForExit()
+    }
+
+    /// Waits for ffmpeg to end; from then on a signal's clean-up no longer kills it.
+    private func waitForExit() {
         process.waitUntilExit()
+        TemporaryFiles.forgetChild(child)
     }
 
     /// Whether ffmpeg has ended with a failure (checked after a read error: ffmpeg's message says more).
     public func failedError(file: String) -> InputError? {
-        process.waitUntilExit()
+        waitForExit()
         stderrDone.wait()
         stderrDone.signal()
         return process.terminationStatus == 0 ? nil : failure(file: file)
