@@ -1,4 +1,5 @@
 import Foundation
+import Stipple
 
 /// The progress of a video job on stderr: a line rewritten in place on a terminal (frames,
 /// frames/s, ETA when the frame count is known), and a one-line summary at the end.
@@ -19,7 +20,7 @@ final class BakeProgress: @unchecked Sendable {
         last = now
         let elapsed = now.timeIntervalSince(start)
         let fps = elapsed > 0 ? Double(done) / elapsed : 0
-        var text = "\r\(label) frame \(done)"
+        var text = "\r\(InputError.escaped(label)) frame \(done)"
         if let total { text += "/\(total)" }
         text += String(format: ", %.1f fps", fps)
         if let total, fps > 0, done < total { text += String(format: ", ETA %.0f s", Double(total - done) / fps) }

@@ -84,5 +84,6 @@ func fail(_ message: String, status: Int32 = ExitStatus.failure) -> Never {
 }
 
 func note(_ message: String) {
-    FileHandle.standardError.write(Data("\(message)\n".utf8))
+    // One line, safe on a terminal: an output path may hold a newline, an ESC or U+202E.
+    FileHandle.standardError.write(Data("\(InputError.escaped(message))\n".utf8))
 }

@@ -80,7 +80,7 @@ final class ProgressLine: @unchecked Sendable {
         let now = Date()
         guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
         last = now
-        FileHandle.standardError.write(Data("\r\(label) \(done)/\(total)\u{1B}[K".utf8))
+        FileHandle.standardError.write(Data("\r\(InputError.escaped(label)) \(done)/\(total)\u{1B}[K".utf8))
         if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

@@ -49,6 +49,15 @@ final class ErrorMessageTests: XCTestCase {
         try f.assertRefused(["render", "s.json", "-o", "out.png"], saysAll: ["s.json: is a socket, not a regular file"])
     }
 
+    func testSummaryLinesEscapeTheOutputPath() throws {
+        let f = try CLIFolder(self, "summary-escape")
+        try f.write("s.json", OutputSafetyMoreTests.script)
+        let run = try f.run(["render", "s.json", "-o", "a\nb\u{1B}[31m\u{202E}.png"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix(#"a\nb\u001b[31m\u202e.png: frame 0 of s.json"#), run.stderr)
+    }
+
     func testAnUnknownRecordModeIsNamed() throws {
         let f = try CLIFolder(self, "record-mode")
         try FileManager.default.createDirectory(at: f.dir.appendingPathComponent("T"), withIntermediateDirectories: true)
