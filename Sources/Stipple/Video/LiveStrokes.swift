@@ -48,10 +48,11 @@ public final class LiveStrokes: @unchecked Sendable {
                                               strokeIndex: firstIndex + order.count), layer)
                     order.append(layer)
                 }
-                guard var stroke = open[id] else { continue }
-                let stamps = stroke.builder.add(sample)
-                open[id] = stroke
-                try await send(stamps, to: stroke.layer)
+                guard let layer = open[id]?.layer else { continue }
+                // In place: a copy of the builder would share its stamps, and every sample's
+                // append would copy them all (a dense stroke went quadratic).
+                let stamps = open[id]!.builder.add(sample)
+                try await send(stamps, to: layer)
             case let .end(id):
                 guard var stroke = open.removeValue(forKey: id) else { continue }
                 try await send(stroke.builder.end(), to: stroke.layer)
