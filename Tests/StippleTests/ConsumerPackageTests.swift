@@ -117,7 +117,10 @@ final class ConsumerPackageTests: XCTestCase {
             process.currentDirectoryURL = package
         } else {
             process.executableURL = URL(fileURLWithPath: swift)
-            process.arguments = ["test", "--package-path", package.path, "--scratch-path", scratch.path]
+            // No cached build manifest: a source file added to Stipple since the last run of this
+            // test (the scratch folder persists) would otherwise be left out of the build.
+            process.arguments = ["test", "--package-path", package.path, "--scratch-path", scratch.path,
+                                 "--disable-build-manifest-caching"]
                 + (filter.map { ["--filter", $0] } ?? [])
             builtOnce = true
         }
