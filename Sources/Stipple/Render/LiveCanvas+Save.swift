@@ -12,7 +12,12 @@ extension LiveCanvas {
     /// A failure throws an `InputError` naming the file and the cause, and leaves the previous
     /// save whole.
     public func save(to path: String) async throws {
-        let snapshot = try await snapshot()
+        try await LiveCanvas.write(try await snapshot(), to: path)
+    }
+
+    /// The part of a save off the render thread: PNG encoding and the atomic writes, on the
+    /// save queue.
+    package static func write(_ snapshot: SavedDrawing, to path: String) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
             LiveCanvas.saveQueue.async {
                 do { try snapshot.write(to: path); done.resume() } catch { done.resume(throwing: error) }
