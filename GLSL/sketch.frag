@@ -1,5 +1,5 @@
 #version 100
-// Stipple's fragment shader: brush coverage and premultiplied colour (SPEC §4).
+// Stipple's fragment shader: brush coverage and premultiplied colour (docs/reference.md §4).
 // Blending is ONE, ONE_MINUS_SRC_ALPHA: dst = src + dst * (1 - src.alpha).
 #ifdef GL_FRAGMENT_PRECISION_HIGH
 precision highp float;
@@ -10,12 +10,19 @@ precision mediump float;
 uniform sampler2D uBrush;        // coverage in the alpha channel, bilinear, clamped
 varying vec4 vColor;             // straight colour after age effects
 varying vec2 vRotation;          // (cos, sin) of the brush's turn, clockwise on the canvas
+varying vec4 vSquare;            // the stamp's square in window pixels: left, top, 1/width, 1/height
 #ifdef STIPPLE_QUADS
 varying vec2 vBrushCoord;
 #endif
 
 void main() {
-#ifdef STIPPLE_QUADS
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+    // From this pixel's centre and the stamp's square (constant over the stamp, so passed
+    // exactly): the same for the same canvas pixel wherever the canvas sits in the target.
+    // The rasteriser's own interpolants (gl_PointCoord) are computed from absolute window
+    // positions, which would make a stamp's pixels depend on that placement.
+    vec2 brushCoord = vec2((gl_FragCoord.x - vSquare.x) * vSquare.z, (vSquare.y - gl_FragCoord.y) * vSquare.w);
+#elif defined(STIPPLE_QUADS)
     vec2 brushCoord = vBrushCoord;
 #else
     vec2 brushCoord = gl_PointCoord;  // origin at the top of the point: the brush is upright

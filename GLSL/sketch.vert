@@ -1,7 +1,15 @@
 #version 100
-// Stipple's vertex shader: the age effects of SPEC §3.
+// Stipple's vertex shader: the age effects of docs/reference.md §3.
 // One source, two variants: point sprites (default) and quads (STIPPLE_QUADS defined,
 // six vertices a stamp, each with its corner). The math is the same for both.
+//
+// Placement is exact and translation-invariant: a stamp's pixels depend only on its
+// canvas coordinates, never on where the canvas sits in the target (a guard band, a tile,
+// a layer's region). Positions are put on a 1/512-pixel grid in canvas coordinates, moved
+// into the target by a whole-pixel origin, and mapped to clip space through a viewport
+// whose sides are powers of two: every step is exact in 32-bit floats, so the rasteriser
+// sees the same sub-pixel positions whatever the origin. The fragment shader computes the
+// brush coordinate from the pixel's centre and the stamp's square (see sketch.frag).
 precision highp float;
 
 attribute vec2 aPosition;        // x, y: stamp centre, canvas pixels, y down
@@ -12,11 +20,12 @@ attribute vec4 aColor;           // straight colour
 attribute float aRotation;       // radians the brush turns, clockwise on the canvas (0 = upright)
 #ifdef STIPPLE_QUADS
 attribute vec2 aCorner;          // (-1|+1, -1|+1): which corner of the stamp's square
-varying vec2 vBrushCoord;        // (0,0) top-left ... (1,1) bottom-right
+varying vec2 vBrushCoord;        // (0,0) top-left ... (1,1) bottom-right (without highp fragments)
 #endif
 
-uniform vec2 uTargetSize;        // the framebuffer: the canvas plus its guard band on every side
-uniform float uGuardBand;        // pixels of band around the canvas (points centred just off it still draw)
+uniform vec2 uTargetSize;        // the framebuffer, pixels
+uniform vec2 uViewSize;          // the viewport from the framebuffer's corner: powers of two, at least uTargetSize
+uniform vec2 uOrigin;            // canvas coordinates of the framebuffer's top-left corner (whole pixels)
 uniform float uMaxAge;           // M; 0 = stamps never age
 uniform float uDissolveDistance; // D, pixels
 uniform float uPointScale;       // s
@@ -24,6 +33,16 @@ uniform float uAgeOffset;        // frames added to every stored age (0 when age
 
 varying vec4 vColor;             // straight colour after age effects
 varying vec2 vRotation;          // (cos, sin) of the brush's turn
+varying vec4 vSquare;            // the stamp's square in window pixels: left, top, 1/width, 1/height
+
+// A canvas point on the 1/512 grid (exact below 2^14; larger floats are on a coarser grid
+// already), then in window pixels (y up). q − origin and every later step are exact for
+// windows below 2^15 pixels.
+vec2 toWindow(vec2 p) {
+    vec2 grid = floor(p * 512.0 + 0.5) / 512.0;
+    vec2 q = vec2(abs(p.x) < 16384.0 ? grid.x : p.x, abs(p.y) < 16384.0 ? grid.y : p.y);
+    return vec2(q.x - uOrigin.x, uTargetSize.y - (q.y - uOrigin.y));
+}
 
 void main() {
     float age = aAge + uAgeOffset;
@@ -33,6 +52,7 @@ void main() {
         gl_PointSize = 1.0;
         vColor = vec4(0.0);
         vRotation = vec2(1.0, 0.0);
+        vSquare = vec4(0.0, 0.0, 1.0, 1.0);
 #ifdef STIPPLE_QUADS
         vBrushCoord = vec2(0.0);
 #endif
@@ -60,15 +80,18 @@ void main() {
     vRotation = aRotation == 0.0 ? vec2(1.0, 0.0) : vec2(cos(aRotation), sin(aRotation));
 
 #ifdef STIPPLE_QUADS
-    vec2 pixel = centre + aCorner * (0.5 * diameter);
+    // The square between its two placed corners; this vertex at its own corner.
+    vec2 topLeft = toWindow(centre - 0.5 * diameter);
+    vec2 bottomRight = toWindow(centre + 0.5 * diameter);
+    vSquare = vec4(topLeft, 1.0 / (bottomRight.x - topLeft.x), 1.0 / (topLeft.y - bottomRight.y));
+    vec2 window = toWindow(centre + aCorner * (0.5 * diameter));
     vBrushCoord = aCorner * 0.5 + 0.5;
 #else
-    vec2 pixel = centre;
+    // The point as the rasteriser places it: its centre, its width on the 1/256 grid.
+    vec2 window = toWindow(centre);
+    float width = max(1.0, floor(diameter * 256.0 + 0.5) / 256.0);
+    vSquare = vec4(window.x - 0.5 * width, window.y + 0.5 * width, 1.0 / width, 1.0 / width);
     gl_PointSize = diameter;
 #endif
-    // Canvas pixels (y down) to clip space, the canvas inset by the band; window y runs up.
-    vec2 target = pixel + uGuardBand;
-    gl_Position = vec4(target.x * (2.0 / uTargetSize.x) - 1.0,
-                       1.0 - target.y * (2.0 / uTargetSize.y),
-                       0.0, 1.0);
+    gl_Position = vec4((window - 0.5 * uViewSize) * (2.0 / uViewSize), 0.0, 1.0);
 }

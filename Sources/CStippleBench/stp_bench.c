@@ -31,7 +31,7 @@ double stp_bench_now(void) {
 // What one run makes, so one function can delete it whatever failed.
 typedef struct bench_gl {
     GLuint program, buffer, brush, target, fbo;
-    GLint u_target, u_guard, u_max_age, u_dissolve, u_scale, u_age_offset, u_brush;
+    GLint u_target, u_view, u_origin, u_max_age, u_dissolve, u_scale, u_age_offset, u_brush;
     size_t capacity;  // bytes the buffer holds (glBufferData when an upload needs more)
 } bench_gl;
 
@@ -92,7 +92,8 @@ static int make_program(bench_gl *g, const stp_bench_scene *s, char *err, size_t
         return -1;
     }
     g->u_target = glGetUniformLocation(g->program, "uTargetSize");
-    g->u_guard = glGetUniformLocation(g->program, "uGuardBand");
+    g->u_view = glGetUniformLocation(g->program, "uViewSize");
+    g->u_origin = glGetUniformLocation(g->program, "uOrigin");
     g->u_max_age = glGetUniformLocation(g->program, "uMaxAge");
     g->u_dissolve = glGetUniformLocation(g->program, "uDissolveDistance");
     g->u_scale = glGetUniformLocation(g->program, "uPointScale");
@@ -163,9 +164,17 @@ static void bind_attributes(const bench_gl *g) {
     glVertexAttrib1f(6, 0.0f);
 }
 
+// Framebuffer.viewWidth: the smallest power of two at least n.
+static int power_of_two(int n) {
+    int p = 1;
+    while (p < n) p *= 2;
+    return p;
+}
+
 static void frame(bench_gl *g, const stp_bench_scene *s, int per_draw) {
+    const int tw = s->width + 2 * s->guard_band, th = s->height + 2 * s->guard_band;
     glBindFramebuffer(GL_FRAMEBUFFER, g->fbo);
-    glViewport(0, 0, s->width + 2 * s->guard_band, s->height + 2 * s->guard_band);
+    glViewport(0, 0, power_of_two(tw), power_of_two(th));
     glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     if (s->upload_every_frame) upload(g, s);
@@ -177,8 +186,9 @@ static void frame(bench_gl *g, const stp_bench_scene *s, int per_draw) {
     glEnable(GL_BLEND);
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(g->program);
-    glUniform2f(g->u_target, (GLfloat)(s->width + 2 * s->guard_band), (GLfloat)(s->height + 2 * s->guard_band));
-    glUniform1f(g->u_guard, (GLfloat)s->guard_band);
+    glUniform2f(g->u_target, (GLfloat)tw, (GLfloat)th);
+    glUniform2f(g->u_view, (GLfloat)power_of_two(tw), (GLfloat)power_of_two(th));
+    glUniform2f(g->u_origin, (GLfloat)-s->guard_band, (GLfloat)-s->guard_band);
     glUniform1f(g->u_max_age, s->max_age);
     glUniform1f(g->u_dissolve, s->dissolve_distance);
     glUniform1f(g->u_scale, s->point_scale);

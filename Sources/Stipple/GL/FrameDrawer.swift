@@ -79,7 +79,8 @@ final class FrameDrawer {
         gl.useProgram(p.id)
         let e = plan.settings.effects
         p.set(gl, "uTargetSize", Float(target.targetWidth), Float(target.targetHeight))
-        p.set(gl, "uGuardBand", Float(target.guardBand))
+        p.set(gl, "uViewSize", Float(target.viewWidth), Float(target.viewHeight))
+        p.set(gl, "uOrigin", Float(-target.guardBand), Float(-target.guardBand))
         p.set(gl, "uMaxAge", e.maxAge)
         p.set(gl, "uDissolveDistance", e.dissolveDistance)
         p.set(gl, "uPointScale", e.pointScale)

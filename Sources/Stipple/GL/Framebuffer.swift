@@ -16,6 +16,16 @@ final class Framebuffer {
     /// The texture's size: the canvas plus the band on both sides.
     var targetWidth: Int { width + 2 * guardBand }
     var targetHeight: Int { height + 2 * guardBand }
+    /// The viewport, from the target's corner: the smallest powers of two that hold it, so
+    /// that mapping window pixels to clip space and back is exact (GLSL/sketch.vert).
+    var viewWidth: Int { Framebuffer.powerOfTwo(atLeast: targetWidth) }
+    var viewHeight: Int { Framebuffer.powerOfTwo(atLeast: targetHeight) }
+
+    static func powerOfTwo(atLeast n: Int) -> Int {
+        var p = 1
+        while p < n { p *= 2 }
+        return p
+    }
     private let fbo: GLuint
     private let texture: GLuint
     private var readBuffer: [UInt8]
@@ -45,7 +55,7 @@ final class Framebuffer {
 
     func bind(_ gl: GL) {
         gl.bindFramebuffer(fbo)
-        gl.viewport(targetWidth, targetHeight)
+        gl.viewport(viewWidth, viewHeight)
     }
 
     /// Fills the whole target (canvas and band) with a premultiplied colour, 0…1 a channel.

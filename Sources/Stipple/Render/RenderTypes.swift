@@ -58,9 +58,17 @@ public struct RendererInfo: Sendable, Equatable {
     public var maxTextureSize: Int
     public var maxViewport: (width: Int, height: Int)
 
-    /// The largest canvas side the driver takes.
+    /// The largest target side the driver takes: its texture limit, and a viewport whose side
+    /// is a power of two holding the target (stamps are placed through such a viewport).
     public var maxCanvasSide: (width: Int, height: Int) {
-        (min(maxTextureSize, maxViewport.width), min(maxTextureSize, maxViewport.height))
+        (min(maxTextureSize, RendererInfo.powerOfTwo(atMost: maxViewport.width)),
+         min(maxTextureSize, RendererInfo.powerOfTwo(atMost: maxViewport.height)))
+    }
+
+    static func powerOfTwo(atMost n: Int) -> Int {
+        var p = 1
+        while p * 2 <= n { p *= 2 }
+        return p
     }
 
     public static func == (a: RendererInfo, b: RendererInfo) -> Bool {

@@ -101,8 +101,8 @@ public actor Renderer {
     /// driver's largest texture leaves room for.
     package func guardBand(for canvas: Canvas) -> Int {
         let half = Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 1
-        let room = (min(info.maxTextureSize, info.maxViewport.width, info.maxViewport.height)
-                    - max(canvas.width, canvas.height)) / 2
+        let side = info.maxCanvasSide
+        let room = (min(side.width, side.height) - max(canvas.width, canvas.height)) / 2
         return max(0, min(64, half, room))
     }
 
