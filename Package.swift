@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "Stipple",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "Stipple", targets: ["Stipple"]),
         .executable(name: "stipple", targets: ["StippleCLI"]),

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Stipple
 
-/// Hidden: draws and saves a drawing over and over, printing "saved N" after each save, until
+#if DEBUG
+/// Hidden, and in debug builds only: draws and saves a drawing over and over, printing "saved N" after each save, until
 /// killed. The kill-mid-save test (SessionKillTests) runs it as a child process and kills it
 /// at random moments: the save on disk must always load.
 struct SaveLoopCommand: AsyncParsableCommand {
@@ -36,3 +37,4 @@ struct SaveLoopCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -17,8 +17,15 @@ struct StippleCommand: AsyncParsableCommand {
         version: StippleVersion.string,
         subcommands: [RenderCommand.self, StampsCommand.self, DescribeCommand.self, ConvertCommand.self,
                       BrushCommand.self, CompareCommand.self, InfoCommand.self, BenchCommand.self,
-                      TestCommand.self, BakeCommand.self, SaveLoopCommand.self]
+                      TestCommand.self, BakeCommand.self] + testOnlyCommands
     )
+
+    /// Commands Stipple's own tests run as child processes: in debug builds only.
+    #if DEBUG
+    static let testOnlyCommands: [ParsableCommand.Type] = [SaveLoopCommand.self]
+    #else
+    static let testOnlyCommands: [ParsableCommand.Type] = []
+    #endif
 }
 
 /// Exit codes shared by every command.
@@ -31,6 +38,8 @@ enum ExitStatus {
 @main
 enum Main {
     static func main() async {
+        // The program owns its signals: a killed run removes its temporaries.
+        TemporaryFiles.removeOnFatalSignals()
         do {
             var command = try StippleCommand.parseAsRoot(TestCommand.normalized(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {

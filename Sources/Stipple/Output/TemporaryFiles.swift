@@ -7,6 +7,10 @@ import Glibc
 /// removed when the process is ended by SIGTERM, SIGINT or SIGHUP (`timeout`, Ctrl-C, a
 /// closed terminal), so that a killed run leaves no hidden file behind (docs/limits.md).
 ///
+/// Signals belong to the program, not to a library it links: the handlers are installed
+/// only when the program asks (`removeOnFatalSignals()`, which the `stipple` command does).
+/// In any other host, temporaries are tracked all the same and nothing changes its signals.
+///
 /// The handler is async-signal-safe: it only reads a fixed table of C strings (buffers that
 /// are never freed, flagged live once written), calls unlink(2) on each live one, and
 /// re-raises the signal with its default action (SA_RESETHAND), so the process still ends by
@@ -34,10 +38,18 @@ public enum TemporaryFiles {
     /// A registration: pass it to `forget` once the temporary is renamed or removed.
     public struct Ticket: Sendable { let slot: Int? }
 
+    /// Installs the SIGTERM, SIGINT and SIGHUP handlers that remove registered temporaries
+    /// (and kill registered children) before the process ends by the signal. For a program's
+    /// entry point; a signal it already ignores stays ignored.
+    package static func removeOnFatalSignals() {
+        lock.lock(); defer { lock.unlock() }
+        if !installed { _ = live; _ = children; installHandlers(); installed = true }
+    }
+
     /// Registers `path` (before it is created) so that a fatal signal removes it.
     public static func track(_ path: String) -> Ticket {
         lock.lock(); defer { lock.unlock() }
-        if !installed { _ = live; _ = children; installHandlers(); installed = true }
+        _ = live
         let bytes = Array(path.utf8CString)
         guard bytes.count <= slotBytes else { return Ticket(slot: nil) }
         for i in 0..<capacity where live[i] == 0 {
@@ -69,7 +81,7 @@ public enum TemporaryFiles {
     /// Registers a running child; pass the ticket to `forgetChild` once it has been waited for.
     public static func trackChild(_ pid: Int32) -> Ticket {
         lock.lock(); defer { lock.unlock() }
-        if !installed { _ = live; _ = children; installHandlers(); installed = true }
+        _ = children
         for i in 0..<childCapacity where children[i] == 0 {
             children[i] = pid
             return Ticket(slot: i)
