@@ -36,7 +36,7 @@ package struct BenchReport: Sendable, Codable {
     package var rows: [BenchRow] = []
     /// Scenarios that could not run here, and why (Cairo missing, …).
     package var skipped: [String] = []
-    /// The targets of issue 4, each with its measured ratio and verdict.
+    /// The throughput targets, each with its measured ratio and verdict.
     package var targets: [Target] = []
     /// A `--quick` run: its small sizes and few repetitions cannot judge the targets.
     package var quick: Bool?

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Output safety, in one place (SPEC §8: nothing a user gave is overwritten or lost).
+/// Output safety, in one place (nothing a user gave is overwritten or lost).
 /// Every file Stipple writes goes through here:
 ///
 /// - `check` refuses an output that is one of the run's inputs (the same file, whatever

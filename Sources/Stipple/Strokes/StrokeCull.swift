@@ -1,6 +1,6 @@
 /// Where a stroke's stamps can show: the canvas, widened by the most a stamp can reach
 /// beyond its centre. A stamp centred further out can never touch a pixel of the canvas at
-/// any age, so the stamper does not make it (issue 13: a sample at x = 1e7 must not make
+/// any age, so the stamper does not make it (a sample at x = 1e7 must not make
 /// millions of stamps no one will see), and a piece of curve wholly that far out is measured
 /// coarsely (`ArcLengthTable`). A culled stamp still takes its random draw.
 package struct StrokeCull: Equatable, Sendable {
