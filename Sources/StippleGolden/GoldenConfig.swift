@@ -32,7 +32,7 @@ public struct GoldenConfig: Sendable, Equatable {
 
     static let topKeys = ["tolerance", "primitive", "cases"]
     static let caseKeys = ["frames", "tolerance", "ignore", "primitive"]
-    static let toleranceKeys = ["maxChannelDiff", "maxPixels", "perceptual", "antialiasing"]
+    static let toleranceKeys = ["maxChannelDiff", "maxPixels", "perceptual", "metric", "checkerboard", "window", "antialiasing"]
 
     /// Reads `path`. `scriptNames` are the folder's case names: a case not among them is an error.
     public static func load(path: String, scriptNames: Set<String>) throws(InputError) -> GoldenConfig {
@@ -87,7 +87,8 @@ public struct GoldenConfig: Sendable, Equatable {
         return c
     }
 
-    /// `{ "maxChannelDiff": K, "maxPixels": P | "P%", "perceptual": 0…1, "antialiasing": bool }`.
+    /// `{ "maxChannelDiff": K, "maxPixels": P | "P%", "perceptual": 0…1, "metric": "yiq" | "oklab",
+    /// "checkerboard": bool, "window": N, "antialiasing": bool }`.
     static func tolerance(_ value: JSONValue, _ d: JSONReader) throws(InputError) -> GoldenTolerance {
         let members = try d.object(value, for: "tolerance")
         try d.checkKeys(members, allowed: toleranceKeys, in: "tolerance")
@@ -109,6 +110,26 @@ public struct GoldenConfig: Sendable, Equatable {
             let (v, literal) = try d.number(m.value, for: "perceptual")
             guard v >= 0, v <= 1 else { throw d.fail(m.value.location, "perceptual is a threshold from 0 to 1 (0.1 is typical), found \(literal)") }
             t.perceptualThreshold = v
+        }
+        if let m = d.member("metric", in: members) {
+            let s = try d.string(m.value, for: "metric")
+            guard let metric = GoldenTolerance.PerceptualMetric(rawValue: s) else {
+                throw d.fail(m.value.location, "metric is \"yiq\" (pixelmatch 6) or \"oklab\" (pixelmatch 7), found \"\(s)\"")
+            }
+            guard t.perceptualThreshold != nil else {
+                throw d.fail(m.value.location, "metric chooses the perceptual distance: give \"perceptual\" (a threshold) with it")
+            }
+            t.metric = metric
+        }
+        if let m = d.member("checkerboard", in: members) {
+            let on = try d.bool(m.value, for: "checkerboard")
+            guard t.metric == .oklab else {
+                throw d.fail(m.value.location, "checkerboard applies to \"metric\": \"oklab\" only")
+            }
+            t.checkerboard = on
+        }
+        if let m = d.member("window", in: members) {
+            t.windowSize = try whole(m.value, "window (the side of the square P is counted in, pixels)", 1...65536, d)
         }
         if let m = d.member("antialiasing", in: members) {
             t.ignoreAntialiasing = try d.bool(m.value, for: "antialiasing")

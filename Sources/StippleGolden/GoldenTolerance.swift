@@ -11,9 +11,18 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
     public var maxPixels: Int
     /// P as a share of the image's pixels (0…100 %), added to `maxPixels`.
     public var maxPixelsPercent: Double
-    /// Compare by perceptual colour distance (YIQ, 0…1 threshold, pixelmatch's `threshold`)
-    /// instead of per-channel difference. nil: per-channel.
+    /// Compare by perceptual colour distance (0…1 threshold, pixelmatch's `threshold`) instead
+    /// of per-channel difference. nil: per-channel.
     public var perceptualThreshold: Double?
+    /// The perceptual distance: pixelmatch 6's YIQ (nil, the default) or pixelmatch 7's OKLab.
+    public var metric: PerceptualMetric?
+    /// OKLab only: composite semi-transparent pixels over pixelmatch's checkerboard (nil or
+    /// true, the default) or over white (false).
+    public var checkerboard: Bool?
+    /// When set, P is held against the most pixels beyond the tolerance in any N×N window
+    /// (pixelmatch's `windowSize`) instead of the image's total: a cluster fails, scattered
+    /// noise passes.
+    public var windowSize: Int?
     /// Forgive pixels that look like anti-aliased edges in either image (pixelmatch's rule).
     public var ignoreAntialiasing: Bool
     /// Rectangles (x, y, width, height, canvas pixels) left out of the comparison.
@@ -23,6 +32,17 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
     /// Load it with `loadMask(relativeTo:)` and pass it to `ImageComparison.compare`.
     public var maskPath: String?
 
+    /// Which perceptual distance `perceptualThreshold` is measured in.
+    public enum PerceptualMetric: String, Sendable, Equatable, Codable, CaseIterable {
+        /// pixelmatch 6: squared YIQ distance of premultiplied pixels over white, normalised.
+        case yiq
+        /// pixelmatch 7: HyAB distance in OKLab with toe-corrected lightness; black↔white = 1.
+        case oklab
+    }
+
+    /// The metric in effect (YIQ unless OKLab is asked for).
+    public var effectiveMetric: PerceptualMetric { metric ?? .yiq }
+
     public struct Region: Sendable, Equatable, Codable {
         public var x: Int, y: Int, width: Int, height: Int
         public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
@@ -30,7 +50,9 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
 
     public init(maxChannelDifference: Int = 0, maxPixels: Int = 0, maxPixelsPercent: Double = 0,
                 perceptualThreshold: Double? = nil, ignoreAntialiasing: Bool = false, ignoreRegions: [Region] = [],
-                maskPath: String? = nil) {
+                maskPath: String? = nil, metric: PerceptualMetric? = nil, checkerboard: Bool? = nil,
+                windowSize: Int? = nil) {
+        self.metric = metric; self.checkerboard = checkerboard; self.windowSize = windowSize
         self.maxChannelDifference = maxChannelDifference; self.maxPixels = maxPixels
         self.maxPixelsPercent = maxPixelsPercent; self.perceptualThreshold = perceptualThreshold
         self.ignoreAntialiasing = ignoreAntialiasing; self.ignoreRegions = ignoreRegions
@@ -93,9 +115,12 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
 
     /// "K 8, P 32 + 0.1 %", for reports.
     public var summary: String {
-        var s = perceptualThreshold.map { "perceptual \($0)" } ?? "K \(maxChannelDifference)"
+        var s = perceptualThreshold.map { "perceptual \($0)" + (effectiveMetric == .oklab ? " (OKLab)" : "") }
+            ?? "K \(maxChannelDifference)"
         s += ", P \(maxPixels)"
         if maxPixelsPercent > 0 { s += " + \(maxPixelsPercent) %" }
+        if let windowSize { s += " in any \(windowSize)×\(windowSize) window" }
+        if checkerboard == false && effectiveMetric == .oklab { s += ", over white" }
         if ignoreAntialiasing { s += ", anti-aliasing ignored" }
         if !ignoreRegions.isEmpty { s += ", \(ignoreRegions.count) region(s) ignored" }
         if let maskPath { s += ", mask \(maskPath)" }

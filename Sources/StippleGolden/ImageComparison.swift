@@ -35,6 +35,11 @@ public struct ImageComparison: Sendable, Equatable {
     public let pixelsDiffering: Int
     /// Pixels beyond the tolerance and held against P (not forgiven, not ignored).
     public let pixelsOverTolerance: Int
+    /// With a window (`GoldenTolerance.windowSize`): the most pixels beyond the tolerance in
+    /// any N×N window, which is what P is held against; nil without one.
+    public let pixelsInWorstWindow: Int?
+    /// The count P is held against: `pixelsInWorstWindow` with a window, else `pixelsOverTolerance`.
+    public var pixelsHeldAgainstP: Int { pixelsInWorstWindow ?? pixelsOverTolerance }
     /// Pixels beyond the tolerance forgiven as anti-aliased edges.
     public let pixelsAntialiased: Int
     /// Pixels left out by ignored regions or the mask.
@@ -57,12 +62,14 @@ public struct ImageComparison: Sendable, Equatable {
     public var passes: Bool { passes(maxPixels: allowedPixels) }
 
     /// True when the sizes match and at most `maxPixels` pixels are beyond the tolerance.
-    public func passes(maxPixels: Int) -> Bool { sizesMatch && pixelsOverTolerance <= maxPixels }
+    public func passes(maxPixels: Int) -> Bool { sizesMatch && pixelsHeldAgainstP <= maxPixels }
 
     init(expectedSize: Size, actualSize: Size, k: PixelClassification, tolerance: GoldenTolerance, allowed: Int) {
         self.expectedSize = expectedSize; self.actualSize = actualSize
         maxChannelDifference = k.maxChannelDifference; pixelsDiffering = k.pixelsDiffering
-        pixelsOverTolerance = k.pixelsOver; pixelsAntialiased = k.pixelsAntialiased; pixelsIgnored = k.pixelsIgnored
+        pixelsOverTolerance = k.pixelsOver
+        pixelsInWorstWindow = tolerance.windowSize.map { expectedSize == actualSize ? k.maxWindowCount($0) : k.pixelsOver }
+        pixelsAntialiased = k.pixelsAntialiased; pixelsIgnored = k.pixelsIgnored
         totalPixels = max(expectedSize.width, actualSize.width) * max(expectedSize.height, actualSize.height)
         worstPixel = k.worstPixel; self.tolerance = tolerance; allowedPixels = allowed
         neededChannelDifference = k.neededChannelDifference(allowed: allowed)
@@ -118,6 +125,7 @@ public struct ImageComparison: Sendable, Equatable {
         let over = tolerance.perceptualThreshold.map { "perceptual \($0)" } ?? "\(tolerance.maxChannelDifference)"
         var s = "max channel diff \(maxChannelDifference)\(at), \(pixelsOverTolerance) of \(totalPixels) pixels over \(over)"
             + " (\(Self.percent(pixelsOverTolerance, of: totalPixels)))"
+        if let n = tolerance.windowSize, let w = pixelsInWorstWindow { s += ", at most \(w) in any \(n)×\(n) window" }
         if pixelsAntialiased > 0 { s += ", \(pixelsAntialiased) anti-aliased forgiven" }
         if pixelsIgnored > 0 { s += ", \(pixelsIgnored) ignored" }
         return s
@@ -137,8 +145,8 @@ public struct ImageComparison: Sendable, Equatable {
         } else if t.perceptualThreshold == nil, neededChannelDifference < t.maxChannelDifference {
             tight.append("K \(neededChannelDifference)")
         }
-        if pixelsOverTolerance < allowedPixels {
-            tight.append("P \(pixelsOverTolerance)\(tight.isEmpty ? "" : " at the configured threshold")")
+        if pixelsHeldAgainstP < allowedPixels {
+            tight.append("P \(pixelsHeldAgainstP)\(tight.isEmpty ? "" : " at the configured threshold")")
         }
         return tight.isEmpty ? nil : tight.joined(separator: ", or ")
     }

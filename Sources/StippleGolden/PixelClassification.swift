@@ -45,10 +45,16 @@ struct PixelClassification {
         let e = PerceptualDifference.premultipliedWords(expected)
         let a = PerceptualDifference.premultipliedWords(actual)
         let k = UInt32(max(0, tolerance.maxChannelDifference))
-        let limit = tolerance.perceptualThreshold.map(PerceptualDifference.deltaLimit(threshold:))
+        let oklab = tolerance.perceptualThreshold != nil && tolerance.effectiveMetric == .oklab
+        let limit = oklab ? nil : tolerance.perceptualThreshold.map(PerceptualDifference.deltaLimit(threshold:))
+        let threshold = tolerance.perceptualThreshold ?? 0, checkerboard = tolerance.checkerboard ?? true
+        // OKLab compares straight pixels, as pixelmatch 7 does; YIQ premultiplied ones.
+        let se = oklab ? OKLabDifference.straightWords(expected) : e
+        let sa = oklab ? OKLabDifference.straightWords(actual) : a
         let checkAA = tolerance.ignoreAntialiasing && expected.width == actual.width && expected.height == actual.height
-        e.withUnsafeBufferPointer { e in
-            a.withUnsafeBufferPointer { a in
+        let antialiased = oklab ? OKLabDifference.isAntialiased : PerceptualDifference.isAntialiased
+        se.withUnsafeBufferPointer { se in
+            sa.withUnsafeBufferPointer { sa in
                 kindsOut.withUnsafeMutableBufferPointer { kinds in
                     for y in 0..<h {
                         for x in 0..<w {
@@ -57,9 +63,10 @@ struct PixelClassification {
                                 kinds[i] = Kind.ignored.rawValue; ignored += 1; continue
                             }
                             let p = e[y * ew + x], q = a[y * aw + x]
-                            if p == q { continue }
+                            let sp = se[y * ew + x], sq = sa[y * aw + x]
+                            if sp == sq && p == q { continue }
                             let d = channelDifference(p, q)
-                            differing += 1
+                            if d > 0 { differing += 1 }
                             if d > maxDiff { maxDiff = d; worst = .init(x: x, y: y) }
                             var isOver = UInt32(d) > k
                             if let limit {
@@ -67,11 +74,15 @@ struct PixelClassification {
                                 isOver = delta > limit
                                 let t = (delta / PerceptualDifference.maxDelta).squareRoot() * 1000
                                 phist[min(1000, Int(t.rounded(.up)))] += 1
+                            } else if oklab {
+                                let c = OKLabDifference.compare(sp, sq, index: y * ew + x, checkerboard: checkerboard,
+                                                                threshold: threshold)
+                                isOver = c.over
+                                phist[min(1000, Int((c.distance * 1000).rounded(.up)))] += 1
                             }
                             if !isOver {
-                                kinds[i] = Kind.within.rawValue; hist[d] += 1
-                            } else if checkAA && (PerceptualDifference.isAntialiased(e, a, x: x, y: y, width: w, height: h)
-                                                  || PerceptualDifference.isAntialiased(a, e, x: x, y: y, width: w, height: h)) {
+                                kinds[i] = d > 0 ? Kind.within.rawValue : Kind.equal.rawValue; hist[d] += 1
+                            } else if checkAA && (antialiased(se, sa, x, y, w, h) || antialiased(sa, se, x, y, w, h)) {
                                 kinds[i] = Kind.antialiased.rawValue; aa += 1
                             } else {
                                 kinds[i] = Kind.over.rawValue; over += 1; hist[d] += 1
@@ -100,6 +111,29 @@ struct PixelClassification {
         } else if let w = worstPixel, firstMissing.y * union.width + firstMissing.x < w.y * union.width + w.x {
             worstPixel = firstMissing
         }
+    }
+
+    /// The most pixels held against P (`over`) in any `n`×`n` window (n clamped to the
+    /// image), by running column sums: pixelmatch's `windowSize` count.
+    func maxWindowCount(_ n: Int) -> Int {
+        let n = max(1, min(n, width, height))
+        guard width > 0, height > 0 else { return 0 }
+        var columns = [Int](repeating: 0, count: width)
+        var best = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                if kinds[y * width + x] == Kind.over.rawValue { columns[x] += 1 }
+                if y >= n, kinds[(y - n) * width + x] == Kind.over.rawValue { columns[x] -= 1 }
+            }
+            guard y >= n - 1 else { continue }
+            var sum = 0
+            for x in 0..<width {
+                sum += columns[x]
+                if x >= n { sum -= columns[x - n] }
+                if x >= n - 1 { best = max(best, sum) }
+            }
+        }
+        return best
     }
 
     /// The smallest K with at most `allowed` pixels beyond it.
