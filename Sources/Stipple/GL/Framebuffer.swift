@@ -13,6 +13,10 @@ final class Framebuffer {
     let width: Int
     let height: Int
     let guardBand: Int
+    /// Canvas coordinates of the canvas part's top-left pixel: (0, 0) for a whole canvas,
+    /// the tile's corner for a tile (see `GLDevice.beginTile`).
+    var originX = 0
+    var originY = 0
     /// The texture's size: the canvas plus the band on both sides.
     var targetWidth: Int { width + 2 * guardBand }
     var targetHeight: Int { height + 2 * guardBand }
@@ -27,7 +31,7 @@ final class Framebuffer {
         return p
     }
     private let fbo: GLuint
-    private let texture: GLuint
+    let texture: GLuint
     private var readBuffer: [UInt8]
 
     init(gl: GL, width: Int, height: Int, guardBand: Int) throws {
