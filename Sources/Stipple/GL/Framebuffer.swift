@@ -32,7 +32,8 @@ final class Framebuffer {
     }
     private let fbo: GLuint
     let texture: GLuint
-    private var readBuffer: [UInt8]
+    /// Made on the first whole read (a tile target is read in strips and never needs it).
+    private var readBuffer: [UInt8] = []
 
     init(gl: GL, width: Int, height: Int, guardBand: Int) throws {
         self.width = width
@@ -48,7 +49,6 @@ final class Framebuffer {
         gl.bindFramebuffer(fbo)
         gl.framebufferTexture(texture)
         let status = gl.framebufferStatus()
-        readBuffer = [UInt8](repeating: 0, count: width * height * 4)
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             gl.deleteFramebuffer(fbo)
             gl.deleteTexture(texture)
@@ -95,6 +95,7 @@ final class Framebuffer {
     /// The canvas as premultiplied 8-bit RGBA, rows top to bottom, written into `out`.
     func read(_ gl: GL, into out: inout [UInt8]) {
         gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
+        if readBuffer.count != width * height * 4 { readBuffer = [UInt8](repeating: 0, count: width * height * 4) }
         readBuffer.withUnsafeMutableBytes {
             gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: $0.baseAddress!)
         }

@@ -54,21 +54,32 @@ extension GLDevice {
                   rowBytes: Int, row: Int, column: Int) throws {
         precondition(width <= target.width && height <= target.height, "a tile inside its target")
         target.bind(gl)
-        let count = width * height * 4
-        if tileReadback.count < count { tileReadback = [UInt8](repeating: 0, count: count) }
+        // In strips, so the staging buffer stays small whatever the tile's size.
+        let line = width * 4
+        let strip = max(1, min(height, TileStrip.bytes / line))
+        if tileReadback.count < strip * line { tileReadback = [UInt8](repeating: 0, count: strip * line) }
         gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
         let g = target.guardBand
-        tileReadback.withUnsafeMutableBytes {
-            gl.readPixels(x: g, y: target.targetHeight - g - height, width: width, height: height, into: $0.baseAddress!)
-        }
-        try gl.checkError("reading back a \(width)×\(height) tile")
-        let line = width * 4
-        tileReadback.withUnsafeBytes { src in
-            for y in 0..<height {
-                // GL's rows run bottom to top.
-                let from = src.baseAddress! + (height - 1 - y) * line
-                (band.baseAddress! + (row + y) * rowBytes + column * 4).copyMemory(from: from, byteCount: line)
+        var top = 0
+        while top < height {
+            let rows = min(strip, height - top)
+            // GL counts rows from the bottom of the target.
+            tileReadback.withUnsafeMutableBytes {
+                gl.readPixels(x: g, y: target.targetHeight - g - top - rows, width: width, height: rows, into: $0.baseAddress!)
             }
+            try gl.checkError("reading back a \(width)×\(height) tile")
+            tileReadback.withUnsafeBytes { src in
+                for y in 0..<rows {
+                    let from = src.baseAddress! + (rows - 1 - y) * line
+                    (band.baseAddress! + (row + top + y) * rowBytes + column * 4).copyMemory(from: from, byteCount: line)
+                }
+            }
+            top += rows
         }
     }
+}
+
+/// The staging buffer a tile is read back through, in bytes.
+enum TileStrip {
+    static let bytes = 8 << 20
 }
