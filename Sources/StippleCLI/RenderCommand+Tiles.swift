@@ -17,14 +17,19 @@ extension RenderCommand {
                                            tile: tile)
         let writer = try PNGBandWriter(path: path, width: scene.canvas.width, height: scene.canvas.height,
                                        compression: Int32(compression), exclusive: exclusive)
+        // The next band is drawn on the render thread while this one is encoded here: two
+        // bands in memory at most.
+        var next: Task<[UInt8], Error>? = Task { try await renderer.renderBand(tiled, 0) }
         do {
             for band in 0..<tiled.bandCount {
-                var rows = try await renderer.renderBand(tiled, band)
+                var rows = try await next!.value
+                next = band + 1 < tiled.bandCount ? Task { try await renderer.renderBand(tiled, band + 1) } : nil
                 try writer.write(premultiplied: &rows)
                 progress?.update(band + 1)
             }
             try writer.finish(durable: frames == nil)
         } catch {
+            if let next { _ = try? await next.value }
             writer.abandon()
             throw error
         }

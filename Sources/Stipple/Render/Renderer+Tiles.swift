@@ -26,8 +26,9 @@ extension Renderer {
     /// The canvas size a one-pass render is used up to when no tile size is asked for:
     /// past it, an image is drawn and written band by band (bit-identical, less memory).
     package static let onePassPixels = 8192 * 8192
-    /// The most bytes a band of a tiled render holds by default (its rows, full width).
-    package static let bandBytes = 256 << 20
+    /// The most bytes a band of a tiled render holds by default (its rows, full width): a
+    /// streamed render holds two (one drawn while the other is encoded).
+    package static let bandBytes = 128 << 20
 
     /// How far past the pixels it draws any entry of `batches` reads the canvas: blurs and
     /// shadows read around a stamp. A tile's apron is at least this wide.
