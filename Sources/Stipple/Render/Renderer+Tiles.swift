@@ -34,11 +34,18 @@ extension Renderer {
     /// shadows read around a stamp. A tile's apron is at least this wide.
     nonisolated func readReach(of batches: [StampBatch]) -> Int { 0 }
 
-    /// The apron tiles of `batches` are drawn with: half the widest point plus rounding (so
-    /// a point that touches a tile is centred inside its target, drawn as in one pass), or
+    /// The apron tiles of `batches` are drawn with: half the widest point any stamp can be
+    /// drawn as, plus rounding (so a point that touches a tile is centred inside its target
+    /// and drawn as in one pass; stamps wider than a point are quads, which need none), or
     /// the entries' reach when that is wider.
-    nonisolated func apron(for batches: [StampBatch]) -> Int {
-        max(Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 2, readReach(of: batches))
+    nonisolated func apron(for batches: [StampBatch], effects: AgeEffects = AgeEffects()) -> Int {
+        var widest: Float = 0
+        for batch in batches {
+            for p in batch.stamps where p.radius.isFinite { widest = max(widest, p.radius) }
+        }
+        let half = min(widest * abs(effects.pointScale) * (effects.maxAge > 0 ? 2 : 1), info.pointSizeRange.upperBound / 2)
+        let points = half.isFinite ? Int(half.rounded(.up)) + 2 : Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 2
+        return max(points, readReach(of: batches))
     }
 
     /// The largest tile side the driver holds with `apron` around it.
@@ -63,7 +70,7 @@ extension Renderer {
         guard canvas.width >= 1, canvas.height >= 1 else { throw RenderError("an empty canvas has no tiles") }
         if case .surface = canvas.background { throw RenderError("a tiled canvas cannot start as a surface") }
         if let tile, tile < 1 { throw RenderError("a tile is at least 1 pixel wide (got \(tile))") }
-        let apron = apron(for: batches)
+        let apron = apron(for: batches, effects: settings.effects)
         let most = largestTile(apron: apron)
         let width: Int, height: Int
         if let tile {

@@ -49,7 +49,9 @@ final class LargeCanvasTests: XCTestCase {
         let background = CanvasBackground.color(Color(red: 1, green: 1, blue: 0.95, alpha: 1))
         // The default tile's right border (as wide as the driver allows) and a row border of
         // 256-pixel tiles, a corner of four of them, and the canvas's last column.
-        let apron = r.apron(for: [brush])
+        var sample = brush
+        sample.stamps = cluster(seed: 0)
+        let apron = r.apron(for: [sample])
         let wide = r.largestTile(apron: apron).width
         var centres = [(256 * 7, 256), (256 * 40, 512), (256 * 77, 300)]
         if wide < width - margin { centres.append((wide, 350)) }
@@ -60,6 +62,7 @@ final class LargeCanvasTests: XCTestCase {
         batch.stamps = stamps
         for tile in [nil, 256] as [Int?] {
             let plan = try r.planTiles(canvas: canvas, batches: [batch], tile: tile)
+            if tile == nil { XCTAssertEqual(plan.tileWidth, min(width, wide)) }
             XCTAssertGreaterThan(plan.bandCount * ((width + plan.tileWidth - 1) / plan.tileWidth), 1, "more than one tile")
             let big = try await r.renderTiled(plan)
             for (i, (cx, cy)) in centres.enumerated() {

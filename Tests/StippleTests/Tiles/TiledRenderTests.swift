@@ -10,14 +10,15 @@ final class TiledRenderTests: XCTestCase {
     /// Random stamps over and around a canvas: small and large (wider than the largest
     /// point, so drawn as quads), some centred off the canvas, turned or upright, of
     /// several ages, in two batches with different brushes.
-    static func randomBatches(width: Int, height: Int, count: Int, seed: UInt64, rotate: Bool) -> [StampBatch] {
+    static func randomBatches(width: Int, height: Int, count: Int, seed: UInt64, rotate: Bool,
+                              wide: Bool = true) -> [StampBatch] {
         var rng = SplitMix64(seed: seed)
         func unit() -> Float { Float(rng.next() >> 40) / Float(1 << 24) }
         func batch(_ key: String, _ brush: Brush) -> StampBatch {
             var stamps: [SketchPoint] = [], rotations: [Float] = []
             for _ in 0..<count {
-                let wide = unit() < 0.08
-                let radius = wide ? 130 + unit() * 60 : 0.3 + unit() * 24
+                let big = unit() < 0.08
+                let radius = wide && big ? 130 + unit() * 60 : 0.3 + unit() * 24
                 let p = SketchPoint(x: unit() * Float(width + 80) - 40, y: unit() * Float(height + 80) - 40, radius: radius,
                                     age: unit() < 0.2 ? -3 : unit() * 40, dissolveAngle: unit() * 6.28,
                                     red: unit(), green: unit(), blue: unit(), alpha: 0.2 + 0.8 * unit())
@@ -61,6 +62,17 @@ final class TiledRenderTests: XCTestCase {
                 try await assertTiledMatchesOnePass(canvas: Canvas(width: w, height: h, background: background),
                                                     batches: batches, settings: settings, ageOffset: aging ? 20 : 0, tile: tile)
             }
+        }
+    }
+
+    /// Only small stamps: the apron shrinks to the widest of them, and points centred just
+    /// outside a tile must still land as in one pass.
+    func testSmallStampsNarrowApron() async throws {
+        let batches = Self.randomBatches(width: 200, height: 150, count: 400, seed: 11, rotate: true, wide: false)
+        let settings = RenderSettings(effects: AgeEffects(maxAge: 30, dissolveDistance: 20, pointScale: 1.5))
+        for tile in [9, 64, 199] {
+            try await assertTiledMatchesOnePass(canvas: Canvas(width: 200, height: 150), batches: batches, settings: settings,
+                                                ageOffset: 25, tile: tile)
         }
     }
 
