@@ -67,7 +67,7 @@ extension BenchSuite {
             """.write(toFile: script, atomically: true, encoding: .utf8)
         let out = folder.appendingPathComponent("large.png").path
         // A canvas that one pass could draw is tiled on purpose, so the quick run streams too.
-        let args = [exe, "render", script, "-o", out] + (side > 8_192 ? [] : ["--tile", "256"])
+        let args = [exe, "render", script, "-o", out] + (side * side > Renderer.onePassPixels ? [] : ["--tile", "256"])
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }

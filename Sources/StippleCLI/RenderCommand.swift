@@ -44,7 +44,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(help: "With --frames: replace frame files that exist (by default an existing frame file is an error).")
     var overwrite = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Draw the canvas in tiles of N × N pixels (at most what the driver holds) and write the PNG band by band. Canvases larger than the driver's limit or than 8192×8192 are tiled without it (docs/large-canvases.md).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw the canvas in tiles of N × N pixels (at most what the driver holds) and write the PNG band by band. Canvases larger than the driver's limit or than 4096×4096 are tiled without it (docs/large-canvases.md).", valueName: "N"))
     var tile: Int?
 
     @Option(help: "Draw stamps as point sprites (default) or quads (placement exact on every driver).")

@@ -24,11 +24,13 @@ package struct TiledFrame: Sendable {
 
 extension Renderer {
     /// The canvas size a one-pass render is used up to when no tile size is asked for:
-    /// past it, an image is drawn and written band by band (bit-identical, less memory).
-    package static let onePassPixels = 8192 * 8192
+    /// past it, an image is drawn and written band by band (bit-identical, less memory, and
+    /// faster: the PNG encoder works while the next band is drawn; measured at 8192²: 1.1 s
+    /// and 0.26 GB streamed against 2.0 s and 0.94 GB in one pass).
+    package static let onePassPixels = 4096 * 4096
     /// The most bytes a band of a tiled render holds by default (its rows, full width): a
     /// streamed render holds two (one drawn while the other is encoded).
-    package static let bandBytes = 128 << 20
+    package static let bandBytes = 64 << 20
 
     /// How far past the pixels it draws any entry of `batches` reads the canvas: blurs and
     /// shadows read around a stamp. A tile's apron is at least this wide.
