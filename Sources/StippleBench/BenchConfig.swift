@@ -67,6 +67,8 @@ public struct BenchConfig: Sendable, Codable {
     public var tileSides = [2_048, 512]
     public var tilesStamps = 200_000
     public var streamSide = 32_768
+    /// Stamps of the streamed render (few: a large script's own parsing would dominate its memory).
+    public var streamStamps = 20_000
     public var stippleExecutable: String?
 
     public init() {}
@@ -96,6 +98,7 @@ public struct BenchConfig: Sendable, Codable {
         c.tileSides = [100]
         c.tilesStamps = 2_000
         c.streamSide = 1_024
+        c.streamStamps = 2_000
         return c
     }
 }

@@ -44,11 +44,11 @@ extension BenchSuite {
         log("tiles: streamed render \(config.streamSide)×\(config.streamSide)")
         let (seconds, peak) = try streamedRender(exe, side: config.streamSide)
         report.rows.append(BenchRow(scenario: "tiles", variant: "render -o PNG, streamed (child process)",
-                                    workload: "N=\(config.tilesStamps) r=12 \(config.streamSide)×\(config.streamSide)",
+                                    workload: "N=\(config.streamStamps) r=12 \(config.streamSide)×\(config.streamSide)",
                                     timing: Timing(samples: [seconds]),
                                     figures: ["peak RSS MiB": Double(peak) / 1024,
                                               "Mpx/s": Double(config.streamSide * config.streamSide) / 1e6 / seconds],
-                                    note: "peak resident memory of the whole process (ru_maxrss)"))
+                                    note: "the child's peak resident memory (VmHWM)"))
     }
 
     /// Runs `stipple render` on a script of random stamps over a `side`² canvas into a
@@ -57,7 +57,7 @@ extension BenchSuite {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stipple-bench-tiles-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stamps = randomStamps(config.tilesStamps, radius: 12, width: side, height: side)
+        let stamps = randomStamps(config.streamStamps, radius: 12, width: side, height: side)
         let rows = stamps.map { p in "[\(p.x),\(p.y),\(p.radius),0,0,\(p.red),\(p.green),\(p.blue),\(p.alpha)]" }
         let script = folder.appendingPathComponent("large.json").path
         try """
@@ -78,11 +78,26 @@ extension BenchSuite {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let rc = posix_spawn(&pid, exe, &actions, nil, &argv, environ)
         guard rc == 0 else { throw RenderError("cannot start \(exe): \(String(cString: strerror(rc)))") }
+        // The child's own high-water mark, read from /proc while it runs: wait4's ru_maxrss
+        // would also count this process's peak (the child shares its memory until exec).
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        var peak = 0
+        while true {
+            peak = max(peak, BenchSuite.highWaterKiB(of: pid))
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done < 0 && errno != EINTR { throw RenderError("lost the stipple render child: \(String(cString: strerror(errno)))") }
+            usleep(10_000)
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard status == 0 else { throw RenderError("stipple render of a \(side)² canvas failed (status \(status))") }
-        return (seconds, usage.ru_maxrss)
+        return (seconds, peak)
+    }
+
+    /// VmHWM of process `pid` in KiB (0 when it cannot be read).
+    static func highWaterKiB(of pid: pid_t) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
     }
 }
