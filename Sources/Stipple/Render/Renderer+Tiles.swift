@@ -82,6 +82,10 @@ extension Renderer {
             height = min(most.height, max(64, Renderer.bandBytes / (canvas.width * 4)))
         }
         let grid = TileGrid(canvasWidth: canvas.width, canvasHeight: canvas.height, tileWidth: width, tileHeight: height)
+        guard grid.count <= TileBins.maxTiles else {
+            throw RenderError("tiles of \(width)×\(height) cut a \(canvas.width)×\(canvas.height) canvas into \(grid.count) tiles; "
+                + "at most \(TileBins.maxTiles) are drawn: give a larger --tile")
+        }
         let bins = TileBins(grid: grid, batches: batches, reach: StampReach(effects: settings.effects), apron: apron)
         return TiledFrame(canvas: canvas, batches: batches, settings: settings, ageOffset: ageOffset, grid: grid,
                           apron: apron, bins: bins)

@@ -65,18 +65,23 @@ struct StampReach: Sendable {
     }
 }
 
-/// Stamps binned to the tiles they can touch: for every tile and batch, the indices of
-/// the batch's stamps whose reach (plus the tile's apron) overlaps it, in draw order. A
-/// stamp is looked at once and put in the few buckets its reach covers, so binning costs
-/// what the stamps touch, not stamps × tiles.
+/// Stamps binned to the tiles they can touch: for every tile, the stamps whose reach (plus
+/// the tile's apron) overlaps it, as (batch, index) in draw order. A stamp is looked at once
+/// and put in the few buckets its reach covers, so binning costs what the stamps touch, not
+/// stamps × tiles, and memory grows with the stamps binned, not with tiles × batches.
 struct TileBins: Sendable {
     let grid: TileGrid
-    /// [tile][batch] → stamp indices, tile = row * columns + column.
-    private(set) var buckets: [[[Int32]]]
+    /// [tile] → entries, batch in the high 32 bits and stamp index in the low ones;
+    /// tile = row * columns + column.
+    private(set) var buckets: [[UInt64]]
+
+    /// The most tiles a canvas is cut into: each costs a target fill and a read-back.
+    static let maxTiles = 1 << 20
 
     init(grid: TileGrid, batches: [StampBatch], reach: StampReach, apron: Int) {
+        precondition(grid.count <= TileBins.maxTiles, "at most \(TileBins.maxTiles) tiles")
         self.grid = grid
-        buckets = Array(repeating: Array(repeating: [], count: batches.count), count: grid.count)
+        buckets = Array(repeating: [], count: grid.count)
         let pad = Float(apron)
         for (b, batch) in batches.enumerated() {
             batch.stamps.withUnsafeBufferPointer { stamps in
@@ -87,32 +92,41 @@ struct TileBins: Sendable {
                           let cols = TileGrid.cells(p.x - r, p.x + r, tile: grid.tileWidth, extent: grid.canvasWidth),
                           let rows = TileGrid.cells(p.y - r, p.y + r, tile: grid.tileHeight, extent: grid.canvasHeight)
                     else { continue }
+                    let entry = UInt64(b) << 32 | UInt64(i)
                     for row in rows {
-                        for col in cols { buckets[row * grid.columns + col][b].append(Int32(i)) }
+                        for col in cols { buckets[row * grid.columns + col].append(entry) }
                     }
                 }
             }
         }
     }
 
-    /// The batches as tile (`column`, `row`) sees them: each batch's binned stamps only, in
-    /// order, with their rotations; batches keep their places (an empty one draws nothing).
+    /// The batches as tile (`column`, `row`) sees them: the binned stamps of each batch that
+    /// has any, in order, with their rotations.
     func batches(_ all: [StampBatch], column: Int, row: Int) -> [StampBatch] {
         let bucket = buckets[row * grid.columns + column]
-        return all.enumerated().map { b, batch in
-            let picked = bucket[b]
-            var out = StampBatch(brushKey: batch.brushKey, brush: batch.brush, stamps: [])
-            if picked.count == batch.stamps.count {
-                out.stamps = batch.stamps
-                out.rotations = batch.rotations
-                return out
+        var out: [StampBatch] = []
+        var start = 0
+        while start < bucket.count {
+            let b = Int(bucket[start] >> 32)
+            var end = start
+            while end < bucket.count && Int(bucket[end] >> 32) == b { end += 1 }
+            let batch = all[b]
+            var picked = StampBatch(brushKey: batch.brushKey, brush: batch.brush, stamps: [])
+            if end - start == batch.stamps.count {
+                picked.stamps = batch.stamps
+                picked.rotations = batch.rotations
+            } else {
+                let indices = bucket[start..<end].map { Int($0 & 0xFFFF_FFFF) }
+                picked.stamps = indices.map { batch.stamps[$0] }
+                picked.rotations = batch.rotations.map { r in indices.map { r[$0] } }
             }
-            out.stamps = picked.map { batch.stamps[Int($0)] }
-            out.rotations = batch.rotations.map { r in picked.map { r[Int($0)] } }
-            return out
+            out.append(picked)
+            start = end
         }
+        return out
     }
 
     /// Stamps put in buckets, counting a stamp once for every tile it touches.
-    var binnedCount: Int { buckets.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
+    var binnedCount: Int { buckets.reduce(0) { $0 + $1.count } }
 }

@@ -38,6 +38,17 @@ final class TiledFramesTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tiled).sorted(), names)
     }
 
+    func testTooManyTilesAreRefusedAndNothingIsWritten() throws {
+        let dir = try TestSupport.temporaryDirectory(self, "tiles-too-many")
+        let script = dir.appendingPathComponent("s.json").path
+        try #"{ "canvas": { "width": 65536, "height": 65536 } }"#.write(toFile: script, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out.png").path
+        let run = try TestSupport.stipple(["render", script, "-o", out, "--tile", "16"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("16777216 tiles; at most 1048576 are drawn: give a larger --tile"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
     func testTileSideBelowOneIsRefused() throws {
         let run = try TestSupport.stipple(["render", "x.json", "-o", "x.png", "--tile", "0"])
         XCTAssertEqual(run.status, 64, run.stderr)
