@@ -63,6 +63,9 @@ struct RenderCommand: AsyncParsableCommand {
         }
         if let frames { try frames.validate() }
         if let tile, tile < 1 { throw ValidationError("Please give a tile side of at least 1 pixel (got \(tile)).") }
+        if tile != nil, frames != nil, isVideoOutput(output) {
+            throw ValidationError("--tile draws PNGs band by band; a video's frames are drawn whole (leave --tile out).")
+        }
         if !(0...9).contains(compression) { throw ValidationError("Please give a compression level from 0 to 9.") }
     }
 

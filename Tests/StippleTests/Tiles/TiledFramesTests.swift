@@ -53,5 +53,8 @@ final class TiledFramesTests: XCTestCase {
         let run = try TestSupport.stipple(["render", "x.json", "-o", "x.png", "--tile", "0"])
         XCTAssertEqual(run.status, 64, run.stderr)
         XCTAssertTrue(run.stderr.contains("tile side of at least 1 pixel"), run.stderr)
+        let video = try TestSupport.stipple(["render", "x.json", "-o", "x.y4m", "--frames", "0...1", "--tile", "64"])
+        XCTAssertEqual(video.status, 64, video.stderr)
+        XCTAssertTrue(video.stderr.contains("a video's frames are drawn whole"), video.stderr)
     }
 }
