@@ -10,11 +10,8 @@ extension Renderer {
     /// runner and `StippleTesting` turn a script into an image. A canvas larger than the
     /// driver can hold is drawn in tiles (the same pixels), into one image in memory.
     public func render(_ scene: Scene, frame: Int, primitive: Primitive = .points) throws -> Image {
-        let settings = RenderSettings(effects: scene.effects, primitive: primitive)
-        let side = info.maxCanvasSide
-        if scene.canvas.width > side.width || scene.canvas.height > side.height {
-            return try renderTiled(planTiles(canvas: scene.canvas, batches: scene.batches(atFrame: frame), settings: settings))
-        }
-        return try render(canvas: scene.canvas, batches: scene.batches(atFrame: frame), settings: settings)
+        if let image = try renderInTilesWhenTooLarge(scene, frame: frame, primitive: primitive) { return image }
+        return try render(canvas: scene.canvas, batches: scene.batches(atFrame: frame),
+                          settings: RenderSettings(effects: scene.effects, primitive: primitive))
     }
 }

@@ -104,9 +104,8 @@ extension Renderer {
             let target = try device.beginTile(width: grid.tileWidth, height: grid.tileHeight, apron: frame.apron,
                                               originX: rect.x, originY: rect.y,
                                               fill: try tileFill(frame.canvas, rect, apron: frame.apron))
-            plan.reset(settings: frame.settings, ageOffset: frame.ageOffset)
-            planner.planImmediate(frame.bins.batches(frame.batches, column: column, row: n), into: &plan)
-            try device.draw(plan, layers: [], into: target)
+            try drawTile(frame.bins.batches(frame.batches, column: column, row: n), planner: planner, frame: frame,
+                         into: target)
             try band.withUnsafeMutableBytes {
                 try device.readTile(target, width: rect.width, height: rect.height, into: $0, rowBytes: rowBytes,
                                     row: 0, column: rect.x)
@@ -114,6 +113,23 @@ extension Renderer {
             tileDone()
         }
         return band
+    }
+
+    /// `scene` at `frame` drawn in tiles into one image when the driver cannot hold its
+    /// canvas in one pass; nil when it can.
+    func renderInTilesWhenTooLarge(_ scene: Scene, frame: Int, primitive: Primitive) throws -> Image? {
+        let side = info.maxCanvasSide
+        guard scene.canvas.width > side.width || scene.canvas.height > side.height else { return nil }
+        let settings = RenderSettings(effects: scene.effects, primitive: primitive)
+        return try renderTiled(planTiles(canvas: scene.canvas, batches: scene.batches(atFrame: frame), settings: settings))
+    }
+
+    /// Draws a tile's batches, in order, onto its bound target: every stroke drawn stamp by
+    /// stamp, as `drawImmediate` draws them onto a whole canvas.
+    private func drawTile(_ batches: [StampBatch], planner: FramePlanner, frame: TiledFrame, into target: Framebuffer) throws {
+        plan.reset(settings: frame.settings, ageOffset: frame.ageOffset)
+        planner.planImmediate(batches, into: &plan)
+        try device.draw(plan, layers: [], into: target)
     }
 
     /// Draws `frame` whole, band by band, into one image (for canvases that fit in memory).

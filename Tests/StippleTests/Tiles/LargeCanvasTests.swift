@@ -77,6 +77,31 @@ final class LargeCanvasTests: XCTestCase {
         }
     }
 
+    /// `Renderer.render(_:frame:)` draws a canvas past the driver's limit in tiles, in memory.
+    func testSceneWiderThanTheDriverRendersInMemory() async throws {
+        let r = try renderer
+        let width = r.info.maxCanvasSide.width + 700
+        let folder = try TestSupport.temporaryDirectory(self, "wide-scene")
+        let script = folder.appendingPathComponent("wide.json").path
+        let x = width - 400
+        let text = ##"{"canvas": {"width": \##(width), "height": 60, "background": "#102030"}, "##
+            + #""brushes": {"s": {"builtin": "soft-round", "size": 64}}, "#
+            + #""draw": [{"brush": "s", "stamps": [[\#(x).5, 30.25, 20, 0, 0, 0.9, 0.8, 0.1, 0.9]]}]}"#
+        try text.write(toFile: script, atomically: true, encoding: .utf8)
+        let image = try await r.render(Scene.load(path: script), frame: 0)
+        XCTAssertEqual(image.width, width)
+        let stamp = SketchPoint(x: 30.5, y: 30.25, radius: 20, red: 0.9, green: 0.8, blue: 0.1, alpha: 0.9)
+        let small = try await r.render(canvas: Canvas(width: 60, height: 60, background: .color(Color(hex: "#102030")!)),
+                                       batches: [StampBatch(brushKey: "s", brush: .builtin(.softRound, size: 64), stamps: [stamp])])
+        var drawn: [UInt8] = []
+        for row in 0..<60 {
+            let start = (row * width + x - 30) * 4
+            drawn += image.pixels[start..<(start + 240)]
+        }
+        XCTAssertEqual(zip(drawn, small.pixels).filter { $0 != $1 }.count, 0, "the stamp as one pass draws it, moved")
+        XCTAssertNotEqual(Set(drawn).count, 1, "the stamp is there")
+    }
+
     func testStreamedPNGDecodesToTheImageDrawnInMemory() async throws {
         let folder = try TestSupport.temporaryDirectory(self, "tiles")
         let script = folder.appendingPathComponent("s.json").path
