@@ -60,7 +60,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# The standard benchmark set (under 2 minutes here), with its chart: see README "Benchmark".
+# The standard benchmark set (under 2 minutes here), with its chart: see docs/benchmark.md.
 bench: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --chart $(OUT)/bench.svg | tee $(OUT)/bench.txt
@@ -85,7 +85,7 @@ soak-session: bench-deps build-release
 goldens: build
 	$$($(SWIFT) build --show-bin-path)/stipple test Fixtures/scripts --golden Fixtures/golden --record
 
-# Exit soak (issue 13), outside `make test`: SOAK_RUNS renders (default 5000) over a mix of
+# Exit soak, outside `make test`: SOAK_RUNS renders (default 5000) over a mix of
 # scripts, two at a time; any abort, signal or stderr output fails it. About 10 minutes here.
 SOAK_RUNS ?= 5000
 soak: build
@@ -104,7 +104,7 @@ sanitize: test-deps
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0 \
 	  $(SWIFT) test --skip-build --scratch-path .build-asan
 
-# In-process fuzzing (issue 13), outside `make test`: the Fuzz/ package's libFuzzer targets, one
+# In-process fuzzing, outside `make test`: the Fuzz/ package's libFuzzer targets, one
 # per reader, built with libFuzzer and AddressSanitizer, each run FUZZ_RUNS times (or for
 # FUZZ_TIME seconds, 0 = no limit) over a copy of its seed corpus Fuzz/corpus/<target>/.
 # Logs, summary and any reproducer go to $(OUT)/fuzz/. A finding fails it.

@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// In-process fuzz targets for Stipple's readers (issue 13), one executable per reader.
+// In-process fuzz targets for Stipple's readers, one executable per reader.
 // Not part of the main package or `make test`: build and run them with `make fuzz`, which does
 //   swift build -c debug -Xswiftc -sanitize=address \
 //       -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \

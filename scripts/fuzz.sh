@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs the libFuzzer targets of Fuzz/ (issue 13), each over a copy of its seed corpus in a
+# Runs the libFuzzer targets of Fuzz/, each over a copy of its seed corpus in a
 # temporary folder (Fuzz/corpus is never written), and prints each target's executions,
 # speed and result. A crash, a sanitizer report, a timeout or running out of memory fails
 # the run; its reproducer is kept in OUTDIR/<target>-crash-… (with the target's log).

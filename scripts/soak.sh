@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exit soak (issue 13): runs `stipple render` RUNS times over a mix of scripts, JOBS at a
+# Exit soak: runs `stipple render` RUNS times over a mix of scripts, JOBS at a
 # time, and counts every run that did not end cleanly: a non-zero exit, a signal, no
 # summary line, or anything else on stderr (glibc's "double free or corruption" can be
 # printed by a thread while the process still exits 0). Usage: soak.sh STIPPLE [RUNS] [JOBS]

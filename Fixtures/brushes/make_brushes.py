@@ -6,7 +6,7 @@
 Deterministic: running it again writes the same bytes. The PNGs are committed; rerun
 this only to change them (and then re-record the goldens, `make goldens`).
 
-Images are described row by row, row 0 at the top (SPEC §1, §4: the brush's first row
+Images are described row by row, row 0 at the top (docs/reference.md §1, §4: the brush's first row
 is the top of the stamp).
 
   f-arrow.png   64×64 RGBA. An "F" with an arrow in its top-right corner pointing

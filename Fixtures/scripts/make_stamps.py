@@ -5,7 +5,7 @@
 
 Deterministic: a fixed linear congruential generator (not `random`, whose algorithm
 is Python's to change) and float32 records packed little-endian, 36 bytes each:
-x, y, radius, age, dissolveAngle, red, green, blue, alpha (SPEC §2). Running it again
+x, y, radius, age, dissolveAngle, red, green, blue, alpha (docs/reference.md §2). Running it again
 writes the same bytes. The files are committed; after changing them re-record the
 goldens (`make goldens`).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the stroke fixture scripts (SPEC §6, issue 3): deterministic, no randomness
+"""Writes the stroke fixture scripts (docs/script-format.md): deterministic, no randomness
 beyond a fixed seed. Run from anywhere: python3 Fixtures/scripts/make_strokes.py"""
 import json, math, os, random
 

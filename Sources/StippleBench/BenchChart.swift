@@ -4,10 +4,10 @@ import Foundation
 /// Throughput curves as a self-contained SVG: draw calls a second against stamps a draw
 /// (Stipple and the C baseline), and time a frame against live stamps (resident and
 /// reupload). Log scales; no scripts, no external resources.
-public enum BenchChart {
+package enum BenchChart {
     struct Series { var name: String; var color: String; var points: [(Double, Double)] }
 
-    public static func svg(_ report: BenchReport) -> String {
+    package static func svg(_ report: BenchReport) -> String {
         var panels: [String] = []
         let calls: [Series] = ["stipple", "C baseline"].enumerated().map { i, variant in
             Series(name: variant, color: i == 0 ? "#d62728" : "#1f77b4", points: report.rows

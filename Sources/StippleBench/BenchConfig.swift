@@ -1,8 +1,8 @@
 import Stipple
 /// What `stipple bench` measures, and at what sizes. Every field has a default: the
 /// standard set that `make bench` runs; `quick` is the seconds-long smoke run CI uses.
-public struct BenchConfig: Sendable, Codable {
-    public enum Scenario: String, Sendable, Codable, CaseIterable {
+package struct BenchConfig: Sendable, Codable {
+    package enum Scenario: String, Sendable, Codable, CaseIterable {
         /// N stamps of radius r, one frame: stamps/s and filled pixels/s; points, quads,
         /// the C baseline and Cairo side by side.
         case stamps
@@ -28,53 +28,53 @@ public struct BenchConfig: Sendable, Codable {
 
     /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);
     /// `quick` runs every scenario.
-    public var scenarios: [Scenario] = Scenario.allCases.filter { $0 != .session }
-    public var width = 1280
-    public var height = 720
-    public var stamps = 100_000
-    public var radius: Float = 4
-    public var brushSize = 32
-    public var drawCallStamps = 16_384
-    public var stampsPerDraw = [1, 4, 16, 64, 256, 1024, 16_384]
-    public var liveCounts = [10_000, 100_000, 1_000_000]
-    public var newPerFrame = 200
-    public var animationFrames = 8
-    public var readbackSizes = [[320, 568], [1280, 720], [1920, 1080]]
-    public var sequenceFrames = 300
+    package var scenarios: [Scenario] = Scenario.allCases.filter { $0 != .session }
+    package var width = 1280
+    package var height = 720
+    package var stamps = 100_000
+    package var radius: Float = 4
+    package var brushSize = 32
+    package var drawCallStamps = 16_384
+    package var stampsPerDraw = [1, 4, 16, 64, 256, 1024, 16_384]
+    package var liveCounts = [10_000, 100_000, 1_000_000]
+    package var newPerFrame = 200
+    package var animationFrames = 8
+    package var readbackSizes = [[320, 568], [1280, 720], [1920, 1080]]
+    package var sequenceFrames = 300
     /// Frames of the video scenario (at width × height, 4:2:0).
-    public var videoFrames = 150
+    package var videoFrames = 150
     /// PNG compression of the sequence scenario's frames (see `PNGFile.encode`).
-    public var compression: Int32 = PNGFile.defaultCompression
-    public var warmup = 2
-    public var reps = 7
+    package var compression: Int32 = PNGFile.defaultCompression
+    package var warmup = 2
+    package var reps = 7
     /// Pairs in the Stipple-against-C comparisons: their ratio is the noisiest figure.
-    public var pairs = 11
-    public var seed: UInt64 = 1
+    package var pairs = 11
+    package var seed: UInt64 = 1
     /// The session scenario: strokes baked under the 30 undoable ones (undo latency), frames
     /// of the long session and its canvas (Periscope's), strokes of the many-strokes run,
     /// the side of the drawing saved while `saveFrames` frames are drawn.
-    public var sessionBakedStrokes = 1_000
-    public var sessionFrames = 3_000
-    public var sessionWidth = 320
-    public var sessionHeight = 568
-    public var sessionStrokes = 1_000
-    public var saveSide = 4_096
-    public var saveFrames = 100
+    package var sessionBakedStrokes = 1_000
+    package var sessionFrames = 3_000
+    package var sessionWidth = 320
+    package var sessionHeight = 568
+    package var sessionStrokes = 1_000
+    package var saveSide = 4_096
+    package var saveFrames = 100
     /// The tiles scenario: the canvas side drawn in one pass and in tiles of `tileSides`,
     /// its stamps, and the side of the streamed render whose peak memory is measured (run by
     /// `stippleExecutable`, a child process; none: that row is skipped).
-    public var tilesSide = 8_192
-    public var tileSides = [2_048, 512]
-    public var tilesStamps = 200_000
-    public var streamSide = 32_768
+    package var tilesSide = 8_192
+    package var tileSides = [2_048, 512]
+    package var tilesStamps = 200_000
+    package var streamSide = 32_768
     /// Stamps of the streamed render (few: a large script's own parsing would dominate its memory).
-    public var streamStamps = 20_000
-    public var stippleExecutable: String?
+    package var streamStamps = 20_000
+    package var stippleExecutable: String?
 
-    public init() {}
+    package init() {}
 
     /// A seconds-long run that exercises every scenario (CI's smoke run).
-    public static var quick: BenchConfig {
+    package static var quick: BenchConfig {
         var c = BenchConfig()
         c.width = 320; c.height = 240
         c.stamps = 5_000

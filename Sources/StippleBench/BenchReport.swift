@@ -2,22 +2,22 @@ import Stipple
 import Foundation
 
 /// One measured line of a benchmark: what ran, how long it took, and what that means.
-public struct BenchRow: Sendable, Codable {
-    public var scenario: String
+package struct BenchRow: Sendable, Codable {
+    package var scenario: String
     /// What was measured: "stipple points", "C baseline", "cairo", "resident"…
-    public var variant: String
+    package var variant: String
     /// The workload in words: "N=100000 r=4 1280×720".
-    public var workload: String
+    package var workload: String
     /// Seconds a repetition.
-    public var timing: Timing
+    package var timing: Timing
     /// Derived figures by name: "stamps/s", "px/s", "calls/s", "µs/call", "bytes/frame"…
-    public var figures: [String: Double]
+    package var figures: [String: Double]
     /// A ratio to the row it is compared with, and what that row is.
-    public var ratio: Double?
-    public var ratioTo: String?
-    public var note: String?
+    package var ratio: Double?
+    package var ratioTo: String?
+    package var note: String?
 
-    public init(scenario: String, variant: String, workload: String, timing: Timing,
+    package init(scenario: String, variant: String, workload: String, timing: Timing,
                 figures: [String: Double] = [:], note: String? = nil) {
         self.scenario = scenario; self.variant = variant; self.workload = workload
         self.timing = timing; self.figures = figures; self.note = note
@@ -25,32 +25,32 @@ public struct BenchRow: Sendable, Codable {
 }
 
 /// A whole run: the machine, the driver and every row.
-public struct BenchReport: Sendable, Codable {
-    public var date: String
-    public var platform: String
-    public var renderer: String
-    public var glVersion: String
-    public var llvmpipeThreads: String
-    public var cores: Int
-    public var config: BenchConfig
-    public var rows: [BenchRow] = []
+package struct BenchReport: Sendable, Codable {
+    package var date: String
+    package var platform: String
+    package var renderer: String
+    package var glVersion: String
+    package var llvmpipeThreads: String
+    package var cores: Int
+    package var config: BenchConfig
+    package var rows: [BenchRow] = []
     /// Scenarios that could not run here, and why (Cairo missing, …).
-    public var skipped: [String] = []
-    /// The targets of issue 4, each with its measured ratio and verdict.
-    public var targets: [Target] = []
+    package var skipped: [String] = []
+    /// The throughput targets, each with its measured ratio and verdict.
+    package var targets: [Target] = []
     /// A `--quick` run: its small sizes and few repetitions cannot judge the targets.
-    public var quick: Bool?
+    package var quick: Bool?
 
-    public struct Target: Sendable, Codable {
-        public var name: String
-        public var measured: Double
-        public var limit: Double
+    package struct Target: Sendable, Codable {
+        package var name: String
+        package var measured: Double
+        package var limit: Double
         /// true when `measured` must be at most `limit`; false when at least.
-        public var atMost: Bool
-        public var met: Bool { atMost ? measured <= limit : measured >= limit }
+        package var atMost: Bool
+        package var met: Bool { atMost ? measured <= limit : measured >= limit }
 
         /// What the target asks, in words (by the target's scenario prefix).
-        public var explanation: String {
+        package var explanation: String {
             let words: [(String, String)] = [
                 ("stamps: cairo", "Stipple on llvmpipe at least 2× as fast as Cairo drawing the same stamps on the CPU"),
                 ("stamps: stipple / C", "the Swift layer adds at most 5 % to the same GL calls issued from C"),
@@ -64,8 +64,8 @@ public struct BenchReport: Sendable, Codable {
 
 /// How many rendering threads llvmpipe runs: `LP_NUM_THREADS` when set, else what Mesa
 /// picks by default, one a CPU core (at most 16, Mesa's LP_MAX_THREADS).
-public enum LlvmpipeThreads {
-    public static func count(environment: [String: String] = ProcessInfo.processInfo.environment,
+package enum LlvmpipeThreads {
+    package static func count(environment: [String: String] = ProcessInfo.processInfo.environment,
                              cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
         if let text = environment["LP_NUM_THREADS"], let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 0 {
             return min(n, 16)
@@ -74,7 +74,7 @@ public enum LlvmpipeThreads {
     }
 
     /// `2 (one a core, the default)` or `4 (LP_NUM_THREADS=4)`.
-    public static func describe(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func describe(environment: [String: String] = ProcessInfo.processInfo.environment,
                                 cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String {
         let n = count(environment: environment, cores: cores)
         if let text = environment["LP_NUM_THREADS"], Int(text.trimmingCharacters(in: .whitespaces)) != nil {

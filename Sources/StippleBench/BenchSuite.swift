@@ -3,17 +3,17 @@ import Foundation
 
 /// The scenarios of `stipple bench`, measured in one run so that every comparison is a
 /// ratio of numbers taken side by side on the same machine, driver and load.
-public struct BenchSuite: Sendable {
-    public var config: BenchConfig
+package struct BenchSuite: Sendable {
+    package var config: BenchConfig
     /// Called with a line of progress for people ("stamps: stipple points…").
-    public var log: @Sendable (String) -> Void
+    package var log: @Sendable (String) -> Void
 
-    public init(config: BenchConfig, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(config: BenchConfig, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.config = config
         self.log = log
     }
 
-    public func run() async throws -> BenchReport {
+    package func run() async throws -> BenchReport {
         let renderer = try Renderer(platform: EGLPlatform.fromEnvironment(ProcessInfo.processInfo.environment))
         let info = renderer.info
         var report = BenchReport(

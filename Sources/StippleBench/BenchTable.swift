@@ -2,8 +2,8 @@ import Stipple
 import Foundation
 
 /// The report as a plain table for people, one block a scenario.
-public enum BenchTable {
-    public static func render(_ report: BenchReport) -> String {
+package enum BenchTable {
+    package static func render(_ report: BenchReport) -> String {
         var out = "stipple bench: \(report.renderer) (\(report.platform)), \(report.glVersion), "
             + "llvmpipe threads: \(report.llvmpipeThreads), \(report.cores) cores, \(report.date)\n"
         out += headline(report)

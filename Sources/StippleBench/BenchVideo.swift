@@ -34,7 +34,7 @@ extension BenchSuite {
                                     timing: Timing(samples: [bakeSeconds]),
                                     figures: ["s": bakeSeconds, "frames/s": bakeFPS]
                                         .merging(bake.timings.millisecondsPerFrame) { a, _ in a }))
-        if w * h >= 1280 * 720 {  // issue 9's target is for 1280×720
+        if w * h >= 1280 * 720 {  // the real-time target is for 1280×720
             report.targets.append(.init(name: "video: bake frames/s at \(w)×\(h)", measured: bakeFPS, limit: 60, atMost: false))
         }
 

@@ -1,8 +1,8 @@
 import Stipple
 /// The lines `stipple test` prints, shared with the test API so both read the same.
-public enum GoldenConsole {
+package enum GoldenConsole {
     /// "PASS ages (max diff 0)", "FAIL shifted: max channel diff 255, … → OUT/shifted/diff.png; to accept: …".
-    public static func line(_ r: GoldenCaseResult) -> String {
+    package static func line(_ r: GoldenCaseResult) -> String {
         let accept = r.acceptCommand.map { "; to accept: \($0)" } ?? ""
         switch r.verdict {
         case .passed: return "PASS \(r.name) (\(r.message))"
@@ -16,7 +16,7 @@ public enum GoldenConsole {
     }
 
     /// The run's header: the driver (EGL platform, vendor, renderer) and what runs.
-    public static func header(_ d: DriverIdentity, cases: Int, of total: Int, shard: Shard?, jobs: Int) -> String {
+    package static func header(_ d: DriverIdentity, cases: Int, of total: Int, shard: Shard?, jobs: Int) -> String {
         var s = "driver: EGL platform \(d.platform), vendor \(d.vendor), renderer \(d.renderer); goldens named \"\(d.shortName)\"\n"
         s += "running \(cases) case\(cases == 1 ? "" : "s")"
         if let shard { s += " of \(total) (shard \(shard))" } else if cases != total { s += " of \(total)" }
@@ -26,7 +26,7 @@ public enum GoldenConsole {
 
     /// "N passed, M failed", then ", F flaky", ", R recorded", ", S not run (other shards)"
     /// where there are any. Recorded cases are neither passes nor skips: they say so.
-    public static func summary(_ report: GoldenRunReport, notRun: Int = 0) -> String {
+    package static func summary(_ report: GoldenRunReport, notRun: Int = 0) -> String {
         let failed = report.cases.filter { $0.isFailure && $0.verdict != .flaky }.count
         var s = "\(report.passed) passed, \(failed) failed"
         if report.flaky > 0 { s += ", \(report.flaky) flaky" }
@@ -36,7 +36,7 @@ public enum GoldenConsole {
     }
 
     /// One line a case whose configured tolerance was looser than it needed, with the tight value.
-    public static func staleTolerances(_ report: GoldenRunReport) -> [String] {
+    package static func staleTolerances(_ report: GoldenRunReport) -> [String] {
         let stale = report.staleTolerances
         guard !stale.isEmpty else { return [] }
         return ["tolerances looser than this run needed (tighten them, or list several goldens):"]

@@ -49,7 +49,7 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
     public static let exact = GoldenTolerance()
 
     /// Across drivers for quads (docs/reference.md §7): K = 8, P = 0.1 % of the canvas + 32 pixels,
-    /// measured between llvmpipe and softpipe on the fixtures (see README).
+    /// measured between llvmpipe and softpipe on the fixtures (docs/golden-comparison.md).
     public static let crossDriver = GoldenTolerance(maxChannelDifference: 8, maxPixels: 32, maxPixelsPercent: 0.1)
 
     /// Pixels allowed beyond K for an image of `total` pixels.

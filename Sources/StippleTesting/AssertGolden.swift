@@ -26,7 +26,7 @@ import StippleGolden
 /// names matching); else `missing`, or `never` when `CI=true`.
 ///
 /// ```swift
-/// await assertGolden(script: "Fixtures/ages.json", frame: 55, primitive: .quads)
+/// await assertGolden(script: "Fixtures/scripts/ages.json", frame: 55, primitive: .quads)
 /// await assertGolden(stamps: points, canvas: Canvas(width: 64, height: 48), named: "two-dots")
 /// ```
 @discardableResult

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Issue 11's acceptance through a separate SwiftPM package that depends on Stipple by path
+/// StippleTesting as a user meets it, through a separate SwiftPM package that depends on Stipple by path
 /// (Fixtures/consumer-package), built and tested with `swift test` as a user would: two calls
 /// in one test, a parameterized test, a duplicate name, the record modes, two accepted goldens,
 /// a nondeterministic case, an over-loose tolerance.

@@ -7,12 +7,12 @@ import XCTest
 ///
 /// Asserted with quads, whose placement is exact on every driver: K = 8 per channel, and
 /// at most 0.1 % of the canvas + 32 pixels beyond it. Point sprites are only measured and
-/// printed: softpipe shifts points by 1/8 px (PLATFORM.md), so no sane tolerance spans
+/// printed: softpipe shifts points by 1/8 px (docs/reference.md §7), so no sane tolerance spans
 /// the drivers for hard-edged brushes (docs/reference.md §7).
 ///
 /// One fixture has its own K, with the reason: `overlap` piles 4000 stamps of alpha
 /// ≤ 0.05; llvmpipe rounds to 8 bits at every blend, softpipe blends in float and rounds
-/// once (PLATFORM.md), so the two drift apart by up to ~22/255 there (measured) — a
+/// once, so the two drift apart by up to ~22/255 there (measured) — a
 /// property of the drivers, not of Stipple.
 final class CrossDriverTests: XCTestCase {
     static let k = 8

@@ -3,7 +3,7 @@ import Stipple
 @testable import StippleGolden
 import XCTest
 
-/// Issue 5's cross-driver acceptance on real drivers: quads goldens recorded on llvmpipe
+/// Cross-driver goldens on real drivers: quads goldens recorded on llvmpipe
 /// pass on softpipe with the default tolerance (K 8, P 32 + 0.1 %), while a 1 px shift
 /// or a flipped brush never does; points goldens of llvmpipe are not used on softpipe (it
 /// says so plainly), and --record adds softpipe's own.
@@ -35,7 +35,7 @@ final class GoldenCrossDriverTests: XCTestCase {
         XCTAssertTrue(GoldenTestFolder.lines(run).filter { $0.hasPrefix("PASS") }.allSatisfy { $0.contains("llvmpipe") },
                       "each line says whose golden stood in: \(run.stdout)")
 
-        // The same edits as the single-driver acceptance: a 1 px shift and a flip fail on softpipe too.
+        // The same edits as the single-driver runs: a 1 px shift and a flip fail on softpipe too.
         try f.write("shifted", stamps: "[[21, 20, 8, 0, 0, 0.3, 0.6, 1, 1]]")
         try PNGFile.write(GoldenTestFolder.gammaBrush(flipped: true), to: f.brushPath)
         run = try TestSupport.stipple(["test", f.scripts.path, "--output", f.output.path, "--primitive", "quads"],

@@ -54,7 +54,7 @@ struct GoldenTestFolder {
         try json.write(to: scripts.appendingPathComponent("\(name).json"), atomically: true, encoding: .utf8)
     }
 
-    /// The edits of the acceptance: a colour, a 1 px shift, a flipped brush, a deleted golden.
+    /// The edits every run must catch: a colour, a 1 px shift, a flipped brush, a deleted golden.
     func breakCases(driver: String) throws {
         try write("colour", stamps: "[[32, 24, 10, 0, 0, 0.9, 0.55, 0.1, 1]]")
         try write("shifted", stamps: "[[21, 20, 8, 0, 0, 0.3, 0.6, 1, 1]]")

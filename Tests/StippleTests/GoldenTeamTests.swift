@@ -3,7 +3,7 @@ import Stipple
 @testable import StippleGolden
 import XCTest
 
-/// Issue 11 through the real `stipple test`: record modes, accepting from a failed run's
+/// Through the real `stipple test`: record modes, accepting from a failed run's
 /// report, several accepted goldens, flaky cases, stale tolerances, nothing selected.
 final class GoldenTeamTests: XCTestCase {
     private func goldenBytes(_ f: GoldenTestFolder) throws -> [String: Data] {

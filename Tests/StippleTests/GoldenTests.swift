@@ -9,7 +9,7 @@ import XCTest
 /// Goldens are recorded on llvmpipe with point sprites (`make goldens`):
 /// Fixtures/golden/NAME.llvmpipe.points.png. On llvmpipe the check is bit-identical,
 /// K = 0 and P = 0: docs/reference.md §7 allows a tolerance across drivers, never within one, and
-/// llvmpipe is deterministic (also across thread counts, PLATFORM.md). On any other
+/// llvmpipe is deterministic (also across thread counts: docs/golden-comparison.md). On any other
 /// driver there is no golden to compare with, and the golden check is skipped.
 ///
 /// A failure leaves expected.png, actual.png and diff.png in .build/golden-failures/NAME/.

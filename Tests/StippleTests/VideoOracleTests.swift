@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Stipple
 
-/// `stipple bake` against ffmpeg's `overlay` filter (the independent oracle, VIDEO.md): the
+/// `stipple bake` against ffmpeg's `overlay` filter (the independent oracle): the
 /// same sketch, rendered to straight-RGBA PNGs on a transparent canvas, converted by swscale
 /// with the same matrix and range and overlaid with `alpha=straight`.
 final class VideoOracleTests: XCTestCase {

@@ -13,7 +13,7 @@ public enum Fuzz {
     }
 
     /// An error is a correct answer if its description is the one line the CLI prints, safe on
-    /// a terminal (issue 13: every echoed value escaped). A raw control character, a newline
+    /// a terminal (every echoed value escaped). A raw control character, a newline
     /// or a Unicode line separator in it is a finding: the target aborts.
     public static func answer(_ error: any Error) {
         let text = "\(error)"

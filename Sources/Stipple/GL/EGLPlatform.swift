@@ -26,10 +26,10 @@ public enum EGLPlatform: String, Sendable, CaseIterable {
         }
     }
 
-    public static let environmentVariable = "STIPPLE_EGL_PLATFORM"
+    package static let environmentVariable = "STIPPLE_EGL_PLATFORM"
 
     /// The platform asked for by `STIPPLE_EGL_PLATFORM`, or `.automatic` when it is unset or empty.
-    public static func fromEnvironment(_ environment: [String: String]) throws -> EGLPlatform {
+    package static func fromEnvironment(_ environment: [String: String]) throws -> EGLPlatform {
         guard let value = environment[environmentVariable], !value.isEmpty else { return .automatic }
         guard let platform = EGLPlatform(rawValue: value.lowercased()) else {
             throw RenderError("\(environmentVariable)=\(value): expected gbm, device, surfaceless or auto")

@@ -7,13 +7,15 @@ struct PointBuffers {
 }
 
 /// Executes frame plans: the one path from a `FramePlan` to GL. It owns what every frame
-/// shares — the two programs (points, quads), the brush textures (one upload per brush key),
+/// shares — the two programs (points, quads), the brush textures (one upload per brush),
 /// and the buffers for immediate stamps and quad vertices — and sets the frame's state
 /// once, through the state cache, so a frame drawn twice makes no redundant call.
 final class FrameDrawer {
     private let gl: GL
     private var programs: [Primitive: ShaderProgram] = [:]
-    private var brushTextures: [String: BrushTexture] = [:]
+    /// Uploaded brushes by key; a key given with another brush gets that brush's own texture
+    /// (the key only narrows the search, the brush's content decides).
+    private var brushTextures: [String: [(brush: Brush, texture: BrushTexture)]] = [:]
     private let pointBuffer: VertexBuffer
     private let rotationBuffer: VertexBuffer
     private let quadBuffer: VertexBuffer
@@ -46,9 +48,9 @@ final class FrameDrawer {
         }
         // Each batch's texture, looked up once a frame rather than once a run.
         textureIDs.removeAll(keepingCapacity: true)
-        var last: (key: String, id: GLuint)?
+        var last: (brush: BrushRef, id: GLuint)?
         for b in plan.brushes {
-            if last?.key != b.key { last = (b.key, texture(b).id) }
+            if last == nil || last!.brush != b { last = (b, texture(b).id) }
             textureIDs.append(last!.id)
         }
         for primitive in Primitive.allCases where plan.runs.contains(where: { $0.primitive == primitive }) {
@@ -97,9 +99,10 @@ final class FrameDrawer {
     }
 
     private func texture(_ b: BrushRef) -> BrushTexture {
-        if let t = brushTextures[b.key] { return t }
+        // Equal brushes usually share their coverage storage, so the comparison is cheap.
+        if let hit = brushTextures[b.key]?.first(where: { $0.brush == b.brush }) { return hit.texture }
         let t = BrushTexture(gl: gl, brush: b.brush)
-        brushTextures[b.key] = t
+        brushTextures[b.key, default: []].append((b.brush, t))
         return t
     }
 

@@ -17,8 +17,8 @@ import Glibc
 /// free the same block (`double free or corruption` at exit, about 1 run in 300). So a
 /// stopped render thread has fully ended, and `exit()` itself first stops every render
 /// thread still running (an `atexit` handler, which runs before any library destructor).
-public final class RenderThread: SerialExecutor, @unchecked Sendable {
-    public let name: String
+package final class RenderThread: SerialExecutor, @unchecked Sendable {
+    package let name: String
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var blocks: [() -> Void] = []
@@ -34,7 +34,7 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
 
     /// Starts the thread and runs `setUp` on it first (making the context current);
     /// returns once `setUp` has finished, rethrowing what it threw (the thread then ends).
-    public init(name: String, setUp: @escaping @Sendable () throws -> Void,
+    package init(name: String, setUp: @escaping @Sendable () throws -> Void,
                 tearDown: @escaping @Sendable () -> Void) throws {
         self.name = name
         let ready = DispatchSemaphore(value: 0)
@@ -96,7 +96,7 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
         }
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
@@ -104,25 +104,25 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
     /// True on this thread, false on any other: exact, not a hint.
-    public var isCurrent: Bool {
+    package var isCurrent: Bool {
         condition.lock()
         defer { condition.unlock() }
         guard let id = threadID else { return false }
         return pthread_equal(id, pthread_self()) != 0
     }
 
-    public func checkIsolated() {
+    package func checkIsolated() {
         precondition(isCurrent, "Stipple: expected to run on render thread '\(name)', but this is another thread")
     }
 
     /// Runs `body` on the render thread and waits for its result. For synchronous callers
     /// (set-up, tear-down, tests); async code calls the `Renderer` actor instead.
-    public func sync<T>(_ body: @escaping () throws -> T) throws -> T {
+    package func sync<T>(_ body: @escaping () throws -> T) throws -> T {
         if isCurrent { return try body() }
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<T, Error>?
@@ -138,7 +138,7 @@ public final class RenderThread: SerialExecutor, @unchecked Sendable {
     /// Asks the thread to finish its queued work, tear down and end, and waits until the OS
     /// thread has ended (joined, its thread-exit destructors run). Called on the render
     /// thread itself it cannot wait for itself: it only asks, and the thread is detached.
-    public func stop() {
+    package func stop() {
         condition.lock()
         stopping = true
         condition.signal()

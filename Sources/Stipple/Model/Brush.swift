@@ -35,7 +35,7 @@ public struct Brush: Equatable, Hashable, Sendable {
     /// equal brushes get equal keys, so a renderer uploads a brush's texture once however
     /// often it is given, with no name to invent. Used wherever an API takes a `Brush`
     /// without a `brushKey`.
-    public var contentKey: String {
+    package var contentKey: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         for v in [width, height] { for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: v >> shift)) } }

@@ -43,7 +43,7 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// readable line whatever the input echoed in it: a word (a run without spaces) over
     /// `longestWord` characters keeps its first 200 and last 60 and says how many are left
     /// out; a message over `longest` characters keeps its first `longest`.
-    public static func shortened(_ text: String) -> String {
+    package static func shortened(_ text: String) -> String {
         guard text.count > longestWord else { return text }
         var out = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
             guard word.count > longestWord else { return String(word) }
@@ -60,7 +60,7 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// and C1 controls, the Unicode line separators and format characters as `\u0085`,
     /// `\u2028`, `\u202e`): what any message echoing a user's value prints. Everything else
     /// is left as it is.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
@@ -81,7 +81,7 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A user's value in quotes, escaped: for messages that echo a string.
-    public static func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
+    package static func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
 
     /// Control characters, the line and paragraph separators, and invisible format
     /// characters (bidirectional overrides such as U+202E, zero-width spaces, U+FEFF), which

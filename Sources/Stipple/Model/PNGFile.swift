@@ -90,7 +90,7 @@ extension Image {
 }
 
 /// Writes a file whole or not at all (see `OutputFile`, which every writer goes through).
-public enum AtomicFile {
+package enum AtomicFile {
     /// `durable` also flushes the data to the disk before the rename (fsync): for a file a
     /// person asked for by name. Frame sequences skip it: a flush per frame costs more
     /// than the encoding. `exclusive` refuses to replace an existing file.

@@ -26,14 +26,14 @@ public struct SketchPoint: Equatable, Hashable, Sendable {
     }
 
     /// Size of one record in a `.sketchpoints` file and in the vertex buffer.
-    public static let byteSize = 36
-    public static let floatCount = 9
+    package static let byteSize = 36
+    package static let floatCount = 9
 
     /// The nine fields in docs/reference.md §2 order.
-    public var fields: [Float] { [x, y, radius, age, dissolveAngle, red, green, blue, alpha] }
+    package var fields: [Float] { [x, y, radius, age, dissolveAngle, red, green, blue, alpha] }
 
     /// Builds a point from nine floats in docs/reference.md §2 order.
-    public init(fields f: some Collection<Float>) {
+    package init(fields f: some Collection<Float>) {
         precondition(f.count == 9, "a SketchPoint has 9 fields")
         let a = Array(f)
         self.init(x: a[0], y: a[1], radius: a[2], age: a[3], dissolveAngle: a[4],

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Output safety, in one place (SPEC §8: nothing a user gave is overwritten or lost).
+/// Output safety, in one place (nothing a user gave is overwritten or lost).
 /// Every file Stipple writes goes through here:
 ///
 /// - `check` refuses an output that is one of the run's inputs (the same file, whatever
@@ -14,10 +14,10 @@ import Glibc
 ///   it, renamed into place. A special file (a FIFO, `/dev/null`, a terminal) is written
 ///   into directly and never replaced: renaming over `/dev/null` would replace it for every
 ///   process on the machine. A FIFO with no reader is refused rather than waited on.
-public enum OutputFile {
+package enum OutputFile {
     /// Refuses `path` as an output, before any work: see the type's notes. `inputs` are
     /// the run's inputs, called `what` in the message.
-    public static func check(_ path: String, notAnyOf inputs: [String],
+    package static func check(_ path: String, notAnyOf inputs: [String],
                              inputsAre what: String = "an input of this script") throws(InputError) {
         try FileSystem.checkPath(path)
         if inputs.contains(where: { sameFile(path, $0) }) {
@@ -35,7 +35,7 @@ public enum OutputFile {
 
     /// True when `a` and `b` name the same file: the same device and inode when both exist,
     /// else the same path once links and `..` are resolved.
-    public static func sameFile(_ a: String, _ b: String) -> Bool {
+    package static func sameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         if !a.isEmpty, !b.isEmpty, stat(a, &sa) == 0, stat(b, &sb) == 0 {
             return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
@@ -51,7 +51,7 @@ public enum OutputFile {
     /// A folder Stipple fills and clears (`stipple test --output`) must be one it made: missing,
     /// empty, or holding `marker` from an earlier run. A user's own folder is refused, so that
     /// none of their files (say NAME/expected.png) is replaced or removed.
-    public static func checkOwnedFolder(_ folder: String, marker: String, option: String) throws(InputError) {
+    package static func checkOwnedFolder(_ folder: String, marker: String, option: String) throws(InputError) {
         try FileSystem.checkPath(folder)
         switch FileSystem.entry(at: folder) {
         case .missing: return
@@ -67,7 +67,7 @@ public enum OutputFile {
     }
 
     /// Marks a folder Stipple made (see `checkOwnedFolder`), when it exists.
-    public static func markOwnedFolder(_ folder: String, marker: String) {
+    package static func markOwnedFolder(_ folder: String, marker: String) {
         guard FileSystem.entry(at: folder) == .folder else { return }
         let path = FileSystem.resolve(marker, against: folder)
         if FileSystem.entry(at: path) == .missing {
@@ -76,14 +76,14 @@ public enum OutputFile {
     }
 
     /// True when `path` lies inside `folder` (or is it), links resolved.
-    public static func isInside(_ path: String, folder: String) -> Bool {
+    package static func isInside(_ path: String, folder: String) -> Bool {
         let p = canonical(path), f = canonical(folder)
         return p == f || p.hasPrefix(f.hasSuffix("/") ? f : f + "/")
     }
 
     /// True when `path` names a FIFO, a character device or a socket (after links): such an
     /// output is written into as it is, whatever its name says (`-o /dev/null`).
-    public static func isSpecial(_ path: String) -> Bool {
+    package static func isSpecial(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else { return false }
         let kind = info.st_mode & S_IFMT
@@ -94,7 +94,7 @@ public enum OutputFile {
     /// file. `durable` flushes the data to disk before the rename (for a file a person
     /// asked for by name; frame sequences skip it). `exclusive` refuses to replace a file
     /// that exists (for outputs that must never overwrite a user's file).
-    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true,
+    package static func write(_ bytes: [UInt8], to path: String, durable: Bool = true,
                              exclusive: Bool = false) throws(InputError) {
         try FileSystem.checkPath(path)
         var target = path
@@ -165,7 +165,7 @@ extension OutputFile {
 
     /// One line for a file-system error thrown by Foundation (`FileManager`, `Data.write`):
     /// the path and the reason, never the `Error Domain=NSCocoaErrorDomain …` dump.
-    public static func describe(_ error: Error) -> String {
+    package static func describe(_ error: Error) -> String {
         if let e = error as? InputError { return "\(e)" }
         let ns = error as NSError
         guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else { return "\(error)" }
@@ -191,13 +191,13 @@ extension OutputFile {
 
 /// A folder made for an output (`render --frames`), remembering which of its folders did
 /// not exist before, so that a run that fails can leave the file system as it found it.
-public struct OutputFolder: Sendable {
-    public let path: String
+package struct OutputFolder: Sendable {
+    package let path: String
     /// The folders this run made, outermost first.
-    public let made: [String]
+    package let made: [String]
 
     /// Makes `path` and any missing folders above it. `what` names the option in messages.
-    public static func make(_ path: String, for what: String) throws(InputError) -> OutputFolder {
+    package static func make(_ path: String, for what: String) throws(InputError) -> OutputFolder {
         try FileSystem.checkPath(path)
         var missing: [String] = []
         var p = path
@@ -231,7 +231,7 @@ public struct OutputFolder: Sendable {
     }
 
     /// Removes the folders this run made, innermost first, where they are empty.
-    public func removeIfEmpty() {
+    package func removeIfEmpty() {
         for folder in made.reversed() { _ = rmdir(folder) }
     }
 }

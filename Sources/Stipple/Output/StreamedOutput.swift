@@ -7,13 +7,13 @@ import Glibc
 /// `TemporaryFiles` and renamed into place by `commit()`; a FIFO, a character device
 /// (`/dev/null`) or a socket is written into as it is and never renamed over; a FIFO no
 /// process is reading is refused. `abandon()` (or dropping it uncommitted) leaves nothing.
-public final class StreamedOutput {
+package final class StreamedOutput {
     /// Where the bytes go: `descriptor` for this process, `writePath` for a child (ffmpeg).
-    public let descriptor: Int32
-    public let writePath: String
+    package let descriptor: Int32
+    package let writePath: String
     /// The path the user gave, for messages.
-    public let name: String
-    public let isSpecial: Bool
+    package let name: String
+    package let isSpecial: Bool
     private let temporary: (temp: String, final: String, ticket: TemporaryFiles.Ticket)?
     private var open = true
     /// False once a child writes the temporary (its descriptor was closed at once).
@@ -22,7 +22,7 @@ public final class StreamedOutput {
     /// Opens `path` for writing. `forChild`: another process writes `writePath` (the
     /// temporary is made, empty, for it to fill; a special file is kept open meanwhile, so
     /// that a FIFO's reader does not see the end before the child opens it).
-    public init(path: String, forChild: Bool = false) throws(InputError) {
+    package init(path: String, forChild: Bool = false) throws(InputError) {
         try FileSystem.checkPath(path)
         name = path
         var target = path
@@ -54,7 +54,7 @@ public final class StreamedOutput {
     deinit { abandon() }
 
     /// Ends the output: a file is flushed (unless a child wrote it) and renamed into place.
-    public func commit(durable: Bool = true) throws(InputError) {
+    package func commit(durable: Bool = true) throws(InputError) {
         guard open else { return }
         open = false
         guard let temporary else { _ = close(descriptor); return }
@@ -70,7 +70,7 @@ public final class StreamedOutput {
     }
 
     /// Stops: a temporary is removed; a special file is left as it was.
-    public func abandon() {
+    package func abandon() {
         guard open else { return }
         open = false
         if let temporary {

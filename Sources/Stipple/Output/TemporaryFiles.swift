@@ -15,7 +15,7 @@ import Glibc
 /// are never freed, flagged live once written), calls unlink(2) on each live one, and
 /// re-raises the signal with its default action (SA_RESETHAND), so the process still ends by
 /// that signal.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     static let capacity = 512
     /// Bytes a slot holds: PATH_MAX and its NUL. A longer path is written but not tracked.
     static let slotBytes = 4097
@@ -36,7 +36,7 @@ public enum TemporaryFiles {
     nonisolated(unsafe) private static var installed = false
 
     /// A registration: pass it to `forget` once the temporary is renamed or removed.
-    public struct Ticket: Sendable { let slot: Int? }
+    package struct Ticket: Sendable { let slot: Int? }
 
     /// Installs the SIGTERM, SIGINT and SIGHUP handlers that remove registered temporaries
     /// (and kill registered children) before the process ends by the signal. For a program's
@@ -47,7 +47,7 @@ public enum TemporaryFiles {
     }
 
     /// Registers `path` (before it is created) so that a fatal signal removes it.
-    public static func track(_ path: String) -> Ticket {
+    package static func track(_ path: String) -> Ticket {
         lock.lock(); defer { lock.unlock() }
         _ = live
         let bytes = Array(path.utf8CString)
@@ -62,7 +62,7 @@ public enum TemporaryFiles {
     }
 
     /// Unregisters a temporary that was renamed into place or removed.
-    public static func forget(_ ticket: Ticket) {
+    package static func forget(_ ticket: Ticket) {
         guard let i = ticket.slot else { return }
         lock.lock(); defer { lock.unlock() }
         live[i] = 0
@@ -79,7 +79,7 @@ public enum TemporaryFiles {
     }()
 
     /// Registers a running child; pass the ticket to `forgetChild` once it has been waited for.
-    public static func trackChild(_ pid: Int32) -> Ticket {
+    package static func trackChild(_ pid: Int32) -> Ticket {
         lock.lock(); defer { lock.unlock() }
         _ = children
         for i in 0..<childCapacity where children[i] == 0 {
@@ -89,7 +89,7 @@ public enum TemporaryFiles {
         return Ticket(slot: nil)
     }
 
-    public static func forgetChild(_ ticket: Ticket) {
+    package static func forgetChild(_ ticket: Ticket) {
         guard let i = ticket.slot else { return }
         lock.lock(); defer { lock.unlock() }
         children[i] = 0

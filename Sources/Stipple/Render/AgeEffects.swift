@@ -14,15 +14,15 @@ public struct AgeEffects: Sendable, Equatable {
 
     /// A stamp of this age is drawn: born and not dead.
     @inline(__always)
-    public func isLive(age: Float) -> Bool { !isUnborn(age: age) && !isDead(age: age) }
+    package func isLive(age: Float) -> Bool { !isUnborn(age: age) && !isDead(age: age) }
 
     /// Not born yet: a negative age (or no age at all: NaN is never drawn).
     @inline(__always)
-    public func isUnborn(age: Float) -> Bool { !(age >= 0) }
+    package func isUnborn(age: Float) -> Bool { !(age >= 0) }
 
     /// Dead: its age has reached M (only when M > 0; with M = 0 stamps never age).
     @inline(__always)
-    public func isDead(age: Float) -> Bool { maxAge > 0 && age >= maxAge }
+    package func isDead(age: Float) -> Bool { maxAge > 0 && age >= maxAge }
 
     @inline(__always)
     static func smoothstep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {
@@ -30,7 +30,7 @@ public struct AgeEffects: Sendable, Equatable {
         return t * t * (3 - 2 * t)
     }
 
-    public struct Geometry: Sendable, Equatable {
+    package struct Geometry: Sendable, Equatable {
         public var centreX: Float
         public var centreY: Float
         /// After the 1-pixel minimum.
@@ -39,7 +39,7 @@ public struct AgeEffects: Sendable, Equatable {
 
     /// Where a live stamp lands and how wide it is.
     @inline(__always)
-    public func geometry(of p: SketchPoint, age: Float) -> Geometry {
+    package func geometry(of p: SketchPoint, age: Float) -> Geometry {
         var intro: Float = 0, outro: Float = 0, shrink: Float = 1
         if maxAge > 0 {
             let life = age / maxAge

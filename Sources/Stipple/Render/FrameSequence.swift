@@ -3,13 +3,13 @@ import Foundation
 /// Renders a range of frames to PNG files, encoding off the render thread: while the
 /// renderer draws frame n, earlier frames are encoded and written on other threads, at
 /// most `encoders` at a time (memory stays bounded: one image per encoder in flight).
-public struct FrameSequence: Sendable {
-    public var frames: ClosedRange<Int>
-    public var folder: String
-    public var compression: Int32
-    public var encoders: Int
+package struct FrameSequence: Sendable {
+    package var frames: ClosedRange<Int>
+    package var folder: String
+    package var compression: Int32
+    package var encoders: Int
 
-    public init(frames: ClosedRange<Int>, folder: String, compression: Int32 = PNGFile.defaultCompression,
+    package init(frames: ClosedRange<Int>, folder: String, compression: Int32 = PNGFile.defaultCompression,
                 encoders: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.frames = frames; self.folder = folder; self.compression = compression
         self.encoders = max(1, encoders)
@@ -37,12 +37,12 @@ public struct FrameSequence: Sendable {
     /// `DIR/frame-NNNN.png`: at least four digits, and as many as the range's last frame
     /// needs, so that every name of a run has the same width and they sort in frame order
     /// (`frame-00009.png` … `frame-10000.png`). Frames are at most `Limits.maxFrame`.
-    public func path(of frame: Int) -> String {
+    package func path(of frame: Int) -> String {
         (folder as NSString).appendingPathComponent(name(of: frame))
     }
 
     /// The file name alone: `frame-0007.png`, `frame-09998.png` in a run to 10000.
-    public func name(of frame: Int) -> String {
+    package func name(of frame: Int) -> String {
         let digits = max(4, String(frames.upperBound).count)
         let number = String(frame)
         return "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
@@ -50,7 +50,7 @@ public struct FrameSequence: Sendable {
 
     /// Checks every frame's file before the first is drawn: none may be an input, and,
     /// unless `overwrite`, none may exist (a user's own `frame-0001.png` is never replaced).
-    public func checkTargets(notAnyOf inputs: [String], overwrite: Bool) throws {
+    package func checkTargets(notAnyOf inputs: [String], overwrite: Bool) throws {
         for n in frames {
             let path = self.path(of: n)
             try OutputFile.check(path, notAnyOf: inputs)
@@ -66,7 +66,7 @@ public struct FrameSequence: Sendable {
     ///
     /// A run that fails removes every frame it wrote: a failed run leaves no partial sequence.
     /// Unless `overwrite`, no existing file is replaced (see `checkTargets`).
-    public func run(overwrite: Bool = true, render: @Sendable (Int) async throws -> Image,
+    package func run(overwrite: Bool = true, render: @Sendable (Int) async throws -> Image,
                     progress: @Sendable (Int) -> Void = { _ in }) async throws {
         do {
             try await runFrames(exclusive: !overwrite, render: render, progress: progress)

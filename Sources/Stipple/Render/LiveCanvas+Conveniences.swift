@@ -18,7 +18,13 @@ extension LiveCanvas {
 
     /// A canvas on a renderer of its own, for a `Canvas` and settings already made.
     public init(canvas: Canvas, settings: RenderSettings = RenderSettings(), fps: Double = 30,
-                seed: UInt64 = 0, upload: UploadStrategy = .resident) throws {
+                seed: UInt64 = 0) throws {
+        self.init(renderer: try Renderer(), canvas: canvas, settings: settings, fps: fps, seed: seed)
+    }
+
+    /// As above, with the way ages reach the GPU chosen (the benchmark measures both).
+    package init(canvas: Canvas, settings: RenderSettings = RenderSettings(), fps: Double = 30,
+                 seed: UInt64 = 0, upload: UploadStrategy) throws {
         self.init(renderer: try Renderer(), canvas: canvas, settings: settings, fps: fps, seed: seed,
                   upload: upload)
     }

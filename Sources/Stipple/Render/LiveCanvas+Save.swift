@@ -28,8 +28,13 @@ extension LiveCanvas {
     /// Opens a saved drawing (or any script whose shown entries are `points` strokes): its
     /// background becomes the canvas's, its strokes are drawn again as they were and can be
     /// undone, up to `limits`; the clock starts at its `startFrame`.
-    public init(loading path: String, renderer: Renderer, upload: UploadStrategy = .resident,
-                undo limits: UndoLimits = UndoLimits()) async throws {
+    public init(loading path: String, renderer: Renderer, undo limits: UndoLimits = UndoLimits()) async throws {
+        try await self.init(loading: path, renderer: renderer, upload: .resident, undo: limits)
+    }
+
+    /// As above, with the way ages reach the GPU chosen (the benchmark measures both).
+    package init(loading path: String, renderer: Renderer, upload: UploadStrategy,
+                 undo limits: UndoLimits = UndoLimits()) async throws {
         let script = try Script.load(path: path)
         let scene = try Scene(script: script)
         let shown = script.session.shownEntries(count: script.draw.count, atFrame: 0)

@@ -18,7 +18,7 @@ public actor LiveCanvas {
     public nonisolated let settings: RenderSettings
     public nonisolated let fps: Double
     public nonisolated let seed: UInt64
-    public let upload: UploadStrategy
+    package let upload: UploadStrategy
 
     public struct StrokeID: Hashable, Sendable { let index: Int }
 
@@ -41,9 +41,19 @@ public actor LiveCanvas {
     private var inFlight: Task<Image, Error>?
     private var queued: Task<Image, Error>?
 
+    /// A canvas drawn by `renderer`, its clock at `fps`, its strokes' jitter seeded by `seed`,
+    /// keeping up to `limits` undo steps as data.
     public init(renderer: Renderer, canvas: Canvas, settings: RenderSettings = RenderSettings(),
-                fps: Double = 30, seed: UInt64 = 0, upload: UploadStrategy = .resident,
-                undo limits: UndoLimits = UndoLimits()) {
+                fps: Double = 30, seed: UInt64 = 0, undo limits: UndoLimits = UndoLimits()) {
+        self.init(renderer: renderer, canvas: canvas, settings: settings, fps: fps, seed: seed,
+                  upload: .resident, undo: limits)
+    }
+
+    /// As the public initialiser, with the way ages reach the GPU chosen (the benchmark
+    /// measures both).
+    package init(renderer: Renderer, canvas: Canvas, settings: RenderSettings = RenderSettings(),
+                 fps: Double = 30, seed: UInt64 = 0, upload: UploadStrategy,
+                 undo limits: UndoLimits = UndoLimits()) {
         self.renderer = renderer; self.canvas = canvas; self.settings = settings
         self.fps = fps; self.seed = seed; self.upload = upload
         session = SessionState(limits: limits)
@@ -51,7 +61,7 @@ public actor LiveCanvas {
 
     /// Opens a stroke drawn with `brush` (cached by `brushKey`) on top of everything so far.
     /// A new stroke empties the redo list; the oldest undo step may fall off the undo depth.
-    public func beginStroke(brushKey: String, brush: Brush, style: StrokeStyle) async -> StrokeID {
+    package func beginStroke(brushKey: String, brush: Brush, style: StrokeStyle) async -> StrokeID {
         await beginStroke(brushKey: brushKey, brush: brush, style: style, seedIndex: strokeCount)
     }
 

@@ -21,13 +21,13 @@ public struct Canvas: Sendable, Equatable {
 /// Stamps drawn with one brush, in order (one `draw` entry of a script).
 public struct StampBatch: Sendable, Equatable {
     /// Names the brush for the texture cache: the same key is uploaded once per renderer.
-    public var brushKey: String
+    package var brushKey: String
     public var brush: Brush
     public var stamps: [SketchPoint]
     /// The brush's turn for each stamp (radians, clockwise on the canvas), or nil for upright.
     public var rotations: [Float]?
 
-    public init(brushKey: String, brush: Brush, stamps: [SketchPoint], rotations: [Float]? = nil) {
+    package init(brushKey: String, brush: Brush, stamps: [SketchPoint], rotations: [Float]? = nil) {
         precondition(rotations == nil || rotations!.count == stamps.count, "one rotation a stamp")
         self.brushKey = brushKey; self.brush = brush; self.stamps = stamps; self.rotations = rotations
     }

@@ -10,12 +10,12 @@ public struct Scene: Sendable {
     public var batches: [StampBatch]
     /// Every file the scene was made from (script, brushes, background, stamp files):
     /// outputs must never overwrite one of them.
-    public var inputFiles: [String]
+    package var inputFiles: [String]
     /// Where the canvas size is written, so a size the driver refuses can be blamed on it.
-    public var canvasSizeLocation: InputLocation
-    public var scriptPath: String
+    package var canvasSizeLocation: InputLocation
+    package var scriptPath: String
     /// The script's undo, redo and clear entries and its `startFrame` (docs/reference.md §12).
-    public var session = SessionTimeline()
+    package var session = SessionTimeline()
 
     /// Loads a script's brushes and background. Errors name the file and the place.
     public init(script: Script) throws {
@@ -85,7 +85,7 @@ public struct Scene: Sendable {
     }
 
     /// Throws when the driver cannot hold this canvas, blaming the script's canvas size.
-    public func checkFits(_ info: RendererInfo) throws {
+    package func checkFits(_ info: RendererInfo) throws {
         let limit = info.maxCanvasSide
         if canvas.width > limit.width || canvas.height > limit.height {
             throw InputError(file: scriptPath, location: canvasSizeLocation,
@@ -98,7 +98,7 @@ public struct Scene: Sendable {
 extension Scene {
     /// Puts the scene's stamps on `renderer` as resident layers, one a draw entry, ages as
     /// at frame 0: frames drawn from them upload nothing more.
-    public func makeLayers(on renderer: Renderer) async throws -> [LayerID] {
+    package func makeLayers(on renderer: Renderer) async throws -> [LayerID] {
         var ids: [LayerID] = []
         for batch in batches {
             let id = await renderer.makeLayer(brushKey: batch.brushKey, brush: batch.brush)

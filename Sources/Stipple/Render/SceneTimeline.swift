@@ -1,21 +1,21 @@
 /// When a script's stamps are on the canvas: what `stipple describe` prints, so a user can
 /// learn how long an animation is before rendering it.
-public struct SceneTimeline: Sendable, Equatable {
+package struct SceneTimeline: Sendable, Equatable {
     /// Every stamp and stroke stamp of the script.
-    public var stamps: Int
+    package var stamps: Int
     /// The first frame that shows a stamp; nil when none ever shows.
-    public var firstFrame: Int?
+    package var firstFrame: Int?
     /// The last frame that shows a stamp; nil when stamps never die (`maxAge` 0): the
     /// canvas then stops changing at `settledFrame`.
-    public var lastFrame: Int?
+    package var lastFrame: Int?
     /// The first frame from which nothing changes any more: the last birth when stamps
     /// never age, else the frame after the last death (an empty canvas).
-    public var settledFrame: Int
+    package var settledFrame: Int
     /// The last frame a stamp that is ever drawn is born in; nil when none is.
-    public var lastBirth: Int?
+    package var lastBirth: Int?
 
     /// The frames worth rendering: first...last (or first...settled when stamps never die).
-    public var liveFrames: ClosedRange<Int>? {
+    package var liveFrames: ClosedRange<Int>? {
         guard let first = firstFrame else { return nil }
         return first...max(first, lastFrame ?? settledFrame)
     }
@@ -26,7 +26,7 @@ extension Scene {
     /// n + startFrame of the script's clock (docs/reference.md §12). A stamp of age a at clock
     /// frame 0 is born at the first render frame n ≥ 0 with a + n + startFrame ≥ 0 and dies at
     /// the first n with a + n + startFrame ≥ maxAge (docs/reference.md §9).
-    public var timeline: SceneTimeline {
+    package var timeline: SceneTimeline {
         let maxAge = effects.maxAge
         let start = session.startFrame
         var count = 0, first: Int?, last: Int?, lastBirth: Int?

@@ -8,8 +8,8 @@
 /// - `redo` repeats the newest undone step;
 /// - a new step (a stroke or a clear) empties the redo list;
 /// - `clear` hides every stroke shown (and the backing layer under them), as one step.
-public struct SessionHistory: Sendable, Equatable {
-    public enum Step: Sendable, Equatable {
+package struct SessionHistory: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         case stroke(Int)
         /// The strokes shown when the clear came, and the backing layer it hid (a token
         /// the owner gives meaning to: `LiveCanvas` keeps the surface it stands for).
@@ -17,19 +17,19 @@ public struct SessionHistory: Sendable, Equatable {
     }
 
     /// Strokes shown above the backing layer, oldest first.
-    public private(set) var shown: [Int] = []
+    package private(set) var shown: [Int] = []
     /// Steps `undo` can revert, oldest first.
-    public private(set) var undoSteps: [Step] = []
+    package private(set) var undoSteps: [Step] = []
     /// Steps `redo` can repeat, the next one last.
-    public private(set) var redoSteps: [Step] = []
+    package private(set) var redoSteps: [Step] = []
     /// The backing layer now under the shown strokes.
-    public private(set) var backing = 0
+    package private(set) var backing = 0
     private var nextBacking = 1
 
-    public init() {}
+    package init() {}
 
     /// A new stroke on top; empties the redo list.
-    public mutating func add(_ stroke: Int) {
+    package mutating func add(_ stroke: Int) {
         redoSteps = []
         shown.append(stroke)
         undoSteps.append(.stroke(stroke))
@@ -37,7 +37,7 @@ public struct SessionHistory: Sendable, Equatable {
 
     /// Hides every shown stroke and the backing layer under them, as one step, and starts
     /// a new, empty backing layer; empties the redo list.
-    public mutating func clear() {
+    package mutating func clear() {
         redoSteps = []
         undoSteps.append(.clear(strokes: shown, backing: backing))
         shown = []
@@ -45,7 +45,7 @@ public struct SessionHistory: Sendable, Equatable {
     }
 
     /// Reverts the newest step; false when there is none.
-    public mutating func undo() -> Bool {
+    package mutating func undo() -> Bool {
         guard let step = undoSteps.popLast() else { return false }
         switch step {
         case let .stroke(s):
@@ -64,7 +64,7 @@ public struct SessionHistory: Sendable, Equatable {
     }
 
     /// Repeats the newest undone step; false when there is none.
-    public mutating func redo() -> Bool {
+    package mutating func redo() -> Bool {
         guard let step = redoSteps.popLast() else { return false }
         switch step {
         case let .stroke(s):
@@ -78,13 +78,13 @@ public struct SessionHistory: Sendable, Equatable {
     }
 
     /// Forgets the oldest undo step: it fell off the undo depth and can no longer be reverted.
-    public mutating func dropOldestStep() {
+    package mutating func dropOldestStep() {
         if !undoSteps.isEmpty { undoSteps.removeFirst() }
     }
 
     /// Takes the oldest shown strokes that no step can hide any more off the bottom of
     /// `shown`: they can only stay as they are, so they belong to the backing layer now.
-    public mutating func takeBakeable() -> [Int] {
+    package mutating func takeBakeable() -> [Int] {
         let still = referenced
         var n = 0
         while n < shown.count, !still.contains(shown[n]) { n += 1 }
@@ -94,14 +94,14 @@ public struct SessionHistory: Sendable, Equatable {
     }
 
     /// The backing layers some step may bring back, besides the current one.
-    public var referencedBackings: Set<Int> {
+    package var referencedBackings: Set<Int> {
         var set: Set<Int> = [backing]
         for case let .clear(_, old) in undoSteps + redoSteps { set.insert(old) }
         return set
     }
 
     /// Every stroke some undo or redo step could show or hide.
-    public var referenced: Set<Int> {
+    package var referenced: Set<Int> {
         var set = Set<Int>()
         for step in undoSteps + redoSteps {
             switch step {

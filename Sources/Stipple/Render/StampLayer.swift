@@ -6,7 +6,7 @@ public struct LayerID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// How a layer's frame reaches GL.
-public enum UploadStrategy: String, Sendable, CaseIterable {
+package enum UploadStrategy: String, Sendable, CaseIterable {
     /// Stamps stay resident with their ages at frame 0; the shader adds the frame
     /// (`age = aAge + uAgeOffset`). A tick uploads only new stamps: O(k) bytes.
     case resident

@@ -6,10 +6,10 @@ public enum BrushSpec: Sendable, Equatable {
     /// A generated brush `size` texels square (1...`maxBuiltinSize`).
     case builtin(Brush.Builtin, size: Int, location: InputLocation)
 
-    public static let maxBuiltinSize = 4096
+    package static let maxBuiltinSize = 4096
 
     /// Where the script defines this brush.
-    public var location: InputLocation {
+    package var location: InputLocation {
         switch self {
         case let .file(_, location), let .builtin(_, _, location): return location
         }

@@ -5,9 +5,9 @@ public struct CanvasSpec: Sendable {
     public var height: Int
     public var background: Background
     /// Where the script gives `width`, for the renderer's "larger than the driver allows" error.
-    public var sizeLocation: InputLocation
+    package var sizeLocation: InputLocation
     /// Where the script gives `background`; nil when it does not (a bake refuses one).
-    public var backgroundLocation: InputLocation?
+    package var backgroundLocation: InputLocation?
 
     /// The largest side a script may ask for; the driver may allow less.
     public static let maxSide = 65536

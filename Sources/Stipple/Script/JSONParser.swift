@@ -8,11 +8,11 @@
 ///
 /// It is iterative (an explicit stack) so that deep nesting cannot overflow a thread's
 /// stack; nesting is capped at `maxDepth` anyway.
-public struct JSONParser {
-    public static let maxDepth = 512
+package struct JSONParser {
+    package static let maxDepth = 512
 
     /// Parses one JSON document. Errors are `InputError`s at `.text(line:column:)` in `file`.
-    public static func parse(_ bytes: [UInt8], file: String) throws(InputError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], file: String) throws(InputError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, file: file)
         return try parser.parseDocument()
     }

@@ -9,11 +9,11 @@ public struct Script: Sendable {
     public var canvas: CanvasSpec
     /// Where the script's `canvas` key is; nil when the script has none and took the
     /// caller's default (a bake: the video's size).
-    public var canvasLocation: InputLocation?
+    package var canvasLocation: InputLocation?
     /// Converts touch times in seconds into frames. Default 30, > 0.
     public var fps: Double
     /// Where the script gives `fps`; nil when it takes the default.
-    public var fpsLocation: InputLocation?
+    package var fpsLocation: InputLocation?
     /// Frames a stamp lives; 0 (the default) means stamps never age (docs/reference.md §3).
     public var maxAge: Float
     /// Pixels a dying stamp drifts (docs/reference.md §3). Default 6, finite.
@@ -29,16 +29,16 @@ public struct Script: Sendable {
     public var draw: [DrawEntry]
     /// The session entries of `draw` (undo, redo, clear: docs/reference.md §12), each with its place among
     /// the stroke entries, and `startFrame`.
-    public var session = SessionTimeline()
+    package var session = SessionTimeline()
     /// What the script's draw entries use of `Limits.maxStampsPerScript` and
     /// `Limits.maxStrokeWalkPerScript` (live strokes share what is left).
-    public var stampsUsed = 0
-    public var walkUsed = 0
+    package var stampsUsed = 0
+    package var walkUsed = 0
 
     public static let defaultFPS: Double = 30
     public static let defaultDissolveDistance: Float = 6
     /// `seed` is at most this, so that it survives any JSON reader as an exact integer.
-    public static let maxSeed: UInt64 = 1 << 53
+    package static let maxSeed: UInt64 = 1 << 53
 
     public init(path: String, directory: String, canvas: CanvasSpec, fps: Double = defaultFPS,
                 maxAge: Float = 0, dissolveDistance: Float = defaultDissolveDistance, pointScale: Float = 1,
@@ -70,7 +70,7 @@ public struct Script: Sendable {
 
     /// The files this script reads: itself, its brush and background PNGs and its
     /// `.sketchpoints` files (resolved paths). No output may be any of them.
-    public var inputFiles: [String] {
+    package var inputFiles: [String] {
         var files = [path]
         for name in brushOrder {
             if case let .file(file, _) = brushes[name] { files.append(file) }

@@ -1,4 +1,4 @@
-/// `points` entries: a stroke's touch samples and its style (docs/reference.md §6, README "Strokes").
+/// `points` entries: a stroke's touch samples and its style (docs/reference.md §6, docs/strokes.md).
 extension ScriptDecoder {
     static let strokeEntryKeys = ["brush", "points", "color", "radius", "spacing", "smoothing", "opacity",
                                   "pressure", "speed", "rotation", "seedIndex"]

@@ -1,27 +1,27 @@
 /// A session entry of a script's `draw` (docs/reference.md §12): `{ "undo": k, "t": … }`,
 /// `{ "redo": k, "t": … }` or `{ "clear": true, "t": … }`.
-public struct SessionOp: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct SessionOp: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case undo(Int)
         case redo(Int)
         case clear
     }
-    public var kind: Kind
+    package var kind: Kind
     /// Seconds, as written.
-    public var time: Double
+    package var time: Double
     /// The frame of `time` on the script's clock (as a stamp's birth: `floor(t × fps + 1e-9)`):
     /// the entry acts from this frame on.
-    public var frame: Int
+    package var frame: Int
     /// How many stroke entries (`stamps` or `points`) come before it in `draw`.
-    public var position: Int
-    public var location: InputLocation
+    package var position: Int
+    package var location: InputLocation
 
-    public init(kind: Kind, time: Double, frame: Int, position: Int, location: InputLocation = .file) {
+    package init(kind: Kind, time: Double, frame: Int, position: Int, location: InputLocation = .file) {
         self.kind = kind; self.time = time; self.frame = frame; self.position = position; self.location = location
     }
 
     /// The frame a time falls in, exactly as a stamp's birth frame (see `StrokeStamper`).
-    public static func clockFrame(of time: Double, fps: Double) -> Int {
+    package static func clockFrame(of time: Double, fps: Double) -> Int {
         Int((time * fps + 1e-9).rounded(.down))
     }
 }
@@ -32,33 +32,33 @@ public struct SessionOp: Sendable, Equatable {
 /// At frame N the draw list is replayed in order through a `SessionHistory`: each stroke
 /// entry is a new stroke, each session entry whose frame is at most N is applied, and a
 /// session entry of a later frame is as if it were not there.
-public struct SessionTimeline: Sendable, Equatable {
+package struct SessionTimeline: Sendable, Equatable {
     /// In draw order.
-    public var ops: [SessionOp] = []
+    package var ops: [SessionOp] = []
     /// Frame 0 of a render is this frame of the script's clock (touch times, stamp ages and
     /// session times all count on that clock). Saved drawings use it to show, at frame 0,
     /// the frame they were saved at. Default 0.
-    public var startFrame = 0
+    package var startFrame = 0
 
-    public init(ops: [SessionOp] = [], startFrame: Int = 0) {
+    package init(ops: [SessionOp] = [], startFrame: Int = 0) {
         self.ops = ops; self.startFrame = startFrame
     }
 
     /// The draw entries shown at render frame `n`, of `count` stroke entries, in draw order.
-    public func shownEntries(count: Int, atFrame n: Int) -> [Int] {
+    package func shownEntries(count: Int, atFrame n: Int) -> [Int] {
         guard !ops.isEmpty else { return Array(0..<count) }
         return replay(count: count, clockFrame: n + startFrame).shown
     }
 
     /// The items (one a stroke entry: batches, layers) shown at render frame `n`.
-    public func shown<T>(_ items: [T], atFrame n: Int) -> [T] {
+    package func shown<T>(_ items: [T], atFrame n: Int) -> [T] {
         guard !ops.isEmpty else { return items }
         return shownEntries(count: items.count, atFrame: n).map { items[$0] }
     }
 
     /// The batches shown at render frame `n`, their ages moved onto the render's clock
     /// (plus `startFrame`), still as at render frame 0.
-    public func batches(_ batches: [StampBatch], atFrame n: Int) -> [StampBatch] {
+    package func batches(_ batches: [StampBatch], atFrame n: Int) -> [StampBatch] {
         let shown = shown(batches, atFrame: n)
         guard startFrame != 0 else { return shown }
         let shift = Float(startFrame)
@@ -70,7 +70,7 @@ public struct SessionTimeline: Sendable, Equatable {
     }
 
     /// The clock frame that render frame `n` shows.
-    public func clockFrame(_ n: Int) -> Int { n + startFrame }
+    package func clockFrame(_ n: Int) -> Int { n + startFrame }
 
     /// The first session entry that has nothing to act on at some frame, with what it lacks.
     /// Checked at every frame where an entry starts to act, since only those change the replay.

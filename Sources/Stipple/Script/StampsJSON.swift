@@ -2,15 +2,15 @@
 /// `[x, y, radius, age, dissolveAngle, r, g, b, a]` — the form a script's inline `stamps`
 /// takes, so a file of them can be pasted into a script, converted to `.sketchpoints`
 /// (`stipple convert`) or written from a frame (`stipple stamps -o FILE.json`).
-public enum StampsJSON {
+package enum StampsJSON {
     /// Reads and validates the file at `path`; errors name the line and column.
-    public static func read(path: String) throws(InputError) -> [SketchPoint] {
+    package static func read(path: String) throws(InputError) -> [SketchPoint] {
         let (root, reader) = try JSONReader.load(path: path)
         return try reader.stamps(root)
     }
 
     /// One stamp a line, numbers written as short as they read back exactly.
-    public static func encode(_ points: [SketchPoint]) -> String {
+    package static func encode(_ points: [SketchPoint]) -> String {
         guard !points.isEmpty else { return "[]\n" }
         let lines = points.map { p in "  [" + p.fields.map(number).joined(separator: ", ") + "]" }
         return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
@@ -19,7 +19,7 @@ public enum StampsJSON {
     /// Writes `points` as JSON to `path` through `OutputFile` (a file atomically, a FIFO or
     /// device written into); returns the bytes written.
     @discardableResult
-    public static func write(_ points: [SketchPoint], to path: String) throws(InputError) -> Int {
+    package static func write(_ points: [SketchPoint], to path: String) throws(InputError) -> Int {
         let bytes = Array(encode(points).utf8)
         try OutputFile.write(bytes, to: path)
         return bytes.count

@@ -10,16 +10,16 @@
 /// a fraction of a pixel and fixed chords cut the tip, short by several percent of a step.
 /// The result is within about 1e-4 px of the arc (tested), below 1 % of the smallest step
 /// (`StrokeStamper.minimumStep`); inverting interpolates the parameter linearly in one chord.
-public struct ArcLengthTable: Sendable {
-    public let curve: CubicBezier
+package struct ArcLengthTable: Sendable {
+    package let curve: CubicBezier
     private let parameters: [Double]
     /// Cumulative length at each of `parameters`.
     private let lengths: [Double]
     /// The arc-length ranges, in order, where the curve lies wholly in `unseen`: no stamp
     /// placed there can show.
-    public let unseenRuns: [ClosedRange<Double>]
+    package let unseenRuns: [ClosedRange<Double>]
     /// False when the table stopped at `maxLeaves`.
-    public let isComplete: Bool
+    package let isComplete: Bool
 
     /// `unseen`: where the stroke's stamps cannot show (the stamper's cull, at the segment's
     /// largest radius). An interval whose piece of curve lies wholly there (its control points
@@ -31,7 +31,7 @@ public struct ArcLengthTable: Sendable {
     /// `maxLeaves` bounds the table's memory (16 bytes a leaf, twice): past it the table stops
     /// where it got to and `isComplete` is false (a stamp so wide that nothing is culled, on a
     /// segment millions of pixels long, would otherwise take gigabytes).
-    public init(_ curve: CubicBezier, unseen: StrokeCull.Region? = nil, maxChord: Double = 0.5,
+    package init(_ curve: CubicBezier, unseen: StrokeCull.Region? = nil, maxChord: Double = 0.5,
                 flatness: Double = 1e-6, evenness: Double = 1e-3, maxLeaves: Int = .max) {
         self.curve = curve
         var parameters: [Double] = [0], lengths: [Double] = [0]
@@ -60,7 +60,7 @@ public struct ArcLengthTable: Sendable {
     /// placed on.
     /// `whollyUnseen`: the caller knows the whole curve lies in `unseen` (its control points
     /// do), so every interval is measured coarsely from the start, however short.
-    public static func totalLength(of curve: CubicBezier, unseen: StrokeCull.Region? = nil, whollyUnseen: Bool = false,
+    package static func totalLength(of curve: CubicBezier, unseen: StrokeCull.Region? = nil, whollyUnseen: Bool = false,
                                    maxChord: Double = 0.5, flatness: Double = 1e-6, evenness: Double = 1e-3) -> Double {
         var total = 0.0
         _ = subdivide(curve, unseen: unseen, whollyUnseen: whollyUnseen, maxChord: maxChord, flatness: flatness,
@@ -109,10 +109,10 @@ public struct ArcLengthTable: Sendable {
         return true
     }
 
-    public var totalLength: Double { lengths[lengths.count - 1] }
+    package var totalLength: Double { lengths[lengths.count - 1] }
 
     /// The parameter t where the arc from t = 0 has length `s` (clamped to the segment).
-    public func parameter(atLength s: Double) -> Double {
+    package func parameter(atLength s: Double) -> Double {
         if s <= 0 { return 0 }
         if s >= totalLength { return 1 }
         var lo = 0, hi = lengths.count - 1

@@ -20,24 +20,24 @@
 /// start of each segment. With live input (60–240 samples/s) the difference is sub-pixel;
 /// the alternative, keeping Shemanarev's outgoing tangent, leaves a visible kink of half the
 /// turning angle at every sample.
-public struct CurveSmoother: Sendable {
+package struct CurveSmoother: Sendable {
     /// Samples closer than this to the previous one (px) are a resting finger: no new segment.
-    public static let restingDistance: Double = 1e-3
+    package static let restingDistance: Double = 1e-3
 
     /// k, clamped to 0…1.
-    public let smoothing: Double
+    package let smoothing: Double
     private var previous: SIMD2<Double>?
-    public private(set) var last: SIMD2<Double>?
+    package private(set) var last: SIMD2<Double>?
     /// Unit tangent with which the curve arrived at `last`; nil before the first segment.
     private var endTangent: SIMD2<Double>?
 
-    public init(smoothing: Float) {
+    package init(smoothing: Float) {
         self.smoothing = Double(min(max(smoothing, 0), 1))
     }
 
     /// Adds a sample. Returns the new segment from the previous sample to this one, or nil for
     /// the first sample and for a sample resting on the previous one.
-    public mutating func add(_ p: SIMD2<Double>) -> CubicBezier? {
+    package mutating func add(_ p: SIMD2<Double>) -> CubicBezier? {
         guard let current = last else {
             last = p
             return nil
@@ -64,7 +64,7 @@ public struct CurveSmoother: Sendable {
     }
 
     /// The whole curve through `points` at once: the same segments as adding them one by one.
-    public static func segments(through points: [SIMD2<Double>], smoothing: Float) -> [CubicBezier] {
+    package static func segments(through points: [SIMD2<Double>], smoothing: Float) -> [CubicBezier] {
         var smoother = CurveSmoother(smoothing: smoothing)
         return points.compactMap { smoother.add($0) }
     }

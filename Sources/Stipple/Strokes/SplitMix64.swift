@@ -1,18 +1,18 @@
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same numbers on every platform,
 /// which `SystemRandomNumberGenerator` is not. Stroke randomness must replay bit for bit.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public private(set) var state: UInt64
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    package private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// A generator for one stroke of a script: the script's seed mixed with the stroke's
     /// index, so strokes differ from each other but each replays exactly.
-    public init(seed: UInt64, strokeIndex: Int) {
+    package init(seed: UInt64, strokeIndex: Int) {
         var mixer = SplitMix64(seed: UInt64(bitPattern: Int64(strokeIndex)) &+ 0x5EED_57AC_C0FF_EE00)
         self.init(seed: seed ^ mixer.next())
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -21,12 +21,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// Moves on as `n` calls of `next()` would, at once (the state only counts up).
-    public mutating func skip(_ n: Int) {
+    package mutating func skip(_ n: Int) {
         state &+= 0x9E37_79B9_7F4A_7C15 &* UInt64(n)
     }
 
     /// Uniform in [0, 1), 53 bits.
-    public mutating func nextUnitDouble() -> Double {
+    package mutating func nextUnitDouble() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 }

@@ -92,16 +92,16 @@ public struct StrokeBuilder: Sendable {
     /// What a stroke costs, found without making its stamps: `made` stamps (after culling)
     /// from `walked` places. The walk stops early, with `overLimit`, once either passes its
     /// limit, so the answer comes in bounded time and memory whatever the samples.
-    public struct Count: Equatable, Sendable {
-        public var made: Int
-        public var walked: Int
-        public var overLimit: Bool
+    package struct Count: Equatable, Sendable {
+        package var made: Int
+        package var walked: Int
+        package var overLimit: Bool
         /// Over the limit because one segment stays near the canvas too long (see
         /// `StrokeStamper.maxTableLeaves`), not because of the counts.
         public var nearCanvasTooLong = false
     }
 
-    public static func count(for samples: [TouchSample], style: StrokeStyle, fps: Double,
+    package static func count(for samples: [TouchSample], style: StrokeStyle, fps: Double,
                              seed: UInt64, strokeIndex: Int, madeLimit: Int = .max,
                              walkLimit: Int = .max) -> Count {
         var builder = StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeIndex)
@@ -119,20 +119,20 @@ public struct StrokeBuilder: Sendable {
 
     /// A builder that only counts (as `count` does), for a stroke whose samples arrive one
     /// by one (live events): `made`, `walked` and `overLimit` say what it has cost so far.
-    public static func counter(style: StrokeStyle, fps: Double, seed: UInt64, strokeIndex: Int) -> StrokeBuilder {
+    package static func counter(style: StrokeStyle, fps: Double, seed: UInt64, strokeIndex: Int) -> StrokeBuilder {
         var builder = StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeIndex)
         builder.stamper.countOnly = true
         return builder
     }
 
     /// Stamps made (after culling) and places walked so far.
-    public var made: Int { stamper.made }
-    public var walked: Int { stamper.walked }
+    package var made: Int { stamper.made }
+    package var walked: Int { stamper.walked }
     /// True once `made` or `walked` passed its limit (or a segment was too long to walk).
-    public var overLimit: Bool { stamper.overLimit }
+    package var overLimit: Bool { stamper.overLimit }
 
     /// The most stamps and places this builder may reach in all; the walk stops past them.
-    public mutating func setLimits(made: Int, walked: Int) {
+    package mutating func setLimits(made: Int, walked: Int) {
         stamper.madeLimit = made
         stamper.walkLimit = walked
     }

@@ -1,24 +1,24 @@
 /// Where a stroke's stamps can show: the canvas, widened by the most a stamp can reach
 /// beyond its centre. A stamp centred further out can never touch a pixel of the canvas at
-/// any age, so the stamper does not make it (issue 13: a sample at x = 1e7 must not make
+/// any age, so the stamper does not make it (a sample at x = 1e7 must not make
 /// millions of stamps no one will see), and a piece of curve wholly that far out is measured
 /// coarsely (`ArcLengthTable`). A culled stamp still takes its random draw.
-public struct StrokeCull: Equatable, Sendable {
-    public var width: Double
-    public var height: Double
+package struct StrokeCull: Equatable, Sendable {
+    package var width: Double
+    package var height: Double
     /// The script's `pointScale`.
-    public var pointScale: Double
+    package var pointScale: Double
     /// How far a dying stamp drifts (|dissolveDistance|; 0 when stamps never age).
-    public var drift: Double
+    package var drift: Double
 
-    public init(width: Double, height: Double, pointScale: Double, drift: Double) {
+    package init(width: Double, height: Double, pointScale: Double, drift: Double) {
         self.width = width; self.height = height; self.pointScale = pointScale; self.drift = abs(drift)
     }
 
     /// The furthest a stamp of this radius reaches from its centre: half its largest
     /// diameter (twice its size during the intro, at least 1 px), its drift, and 1 px spare.
     @inline(__always)
-    public func reach(radius: Double) -> Double {
+    package func reach(radius: Double) -> Double {
         let diameter: Double = max(4.0 * radius * pointScale, 1.0)
         let half: Double = diameter / 2.0
         return half + drift + 1.0
@@ -26,7 +26,7 @@ public struct StrokeCull: Equatable, Sendable {
 
     /// False when a stamp of `radius` centred at `p` can never touch the canvas.
     @inline(__always)
-    public func mayTouch(_ p: SIMD2<Double>, radius: Double) -> Bool {
+    package func mayTouch(_ p: SIMD2<Double>, radius: Double) -> Bool {
         let r: Double = reach(radius: radius)
         let x: Double = p.x, y: Double = p.y
         return inside(x, y, x, y, r)
@@ -41,15 +41,15 @@ public struct StrokeCull: Equatable, Sendable {
 
     /// Where no stamp of at most `radius` can touch the canvas: what `ArcLengthTable` needs
     /// to leave a far piece of curve coarse.
-    public struct Region: Sendable {
-        public var cull: StrokeCull
-        public var radius: Double
+    package struct Region: Sendable {
+        package var cull: StrokeCull
+        package var radius: Double
 
-        public init(cull: StrokeCull, radius: Double) { self.cull = cull; self.radius = radius }
+        package init(cull: StrokeCull, radius: Double) { self.cull = cull; self.radius = radius }
 
         /// True when the curve between parameters t0 (at p0) and t1 (at p1) lies wholly in
         /// the region: the control points of that piece (from the end derivatives) do.
-        public func excludes(_ curve: CubicBezier, from t0: Double, _ p0: SIMD2<Double>,
+        package func excludes(_ curve: CubicBezier, from t0: Double, _ p0: SIMD2<Double>,
                              to t1: Double, _ p1: SIMD2<Double>) -> Bool {
             let h = (t1 - t0) / 3
             let q1 = p0 + curve.derivative(at: t0) * h

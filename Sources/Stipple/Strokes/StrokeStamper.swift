@@ -20,17 +20,17 @@ import Foundation
 ///   placing a stamp at all, and a piece of a segment that far out is measured coarsely (its
 ///   length within 0.1 %), so a far excursion costs time in proportion to its stamp places,
 ///   not to its length in half pixels.
-public struct StrokeStamper: Sendable {
+package struct StrokeStamper: Sendable {
     /// Floor for the step, px: a zero radius must not make infinitely many stamps.
-    public static let minimumStep: Double = 0.05
+    package static let minimumStep: Double = 0.05
     /// The longest segment between two touch samples a counted walk accepts (its chord, px).
-    public static let maxSegmentLength: Double = 100_000_000
+    package static let maxSegmentLength: Double = 100_000_000
     /// The most intervals an arc table of one segment may hold where stamps can show: about
     /// a million pixels of curve near the canvas, 64 MB.
-    public static let maxTableLeaves = 1 << 21
+    package static let maxTableLeaves = 1 << 21
 
-    public let style: StrokeStyle
-    public let fps: Double
+    package let style: StrokeStyle
+    package let fps: Double
     private var random: SplitMix64
     /// Arc length from the end of the last segment walked to the next stamp.
     private var distanceToNextStamp: Double = 0
@@ -39,19 +39,19 @@ public struct StrokeStamper: Sendable {
     /// The curve's direction at the end of the last segment walked.
     private var endDirection: SIMD2<Double>?
     /// Stamp places walked so far: stamps made plus stamps culled.
-    public private(set) var walked = 0
+    package private(set) var walked = 0
     /// Stamps made so far (not culled).
-    public private(set) var made = 0
+    package private(set) var made = 0
     /// Counting only: `stamps(along:)` returns nothing, and `made` still counts.
-    public var countOnly = false
+    package var countOnly = false
     /// The walk stops (and `overLimit` becomes true) once `walked` or `made` passes these.
-    public var walkLimit = Int.max
-    public var madeLimit = Int.max
-    public private(set) var overLimit = false
+    package var walkLimit = Int.max
+    package var madeLimit = Int.max
+    package private(set) var overLimit = false
     /// Why: a segment stays near the canvas for more than `maxTableLeaves` intervals.
-    public private(set) var nearCanvasTooLong = false
+    package private(set) var nearCanvasTooLong = false
 
-    public init(style: StrokeStyle, fps: Double, random: SplitMix64) {
+    package init(style: StrokeStyle, fps: Double, random: SplitMix64) {
         precondition(style.spacing > 0 && style.spacing.isFinite, "spacing must be > 0")
         precondition(fps > 0 && fps.isFinite, "fps must be > 0")
         self.style = style; self.fps = fps; self.random = random
@@ -59,7 +59,7 @@ public struct StrokeStamper: Sendable {
 
     /// The stamp on the first sample of a stroke: a single tap is exactly this one stamp.
     /// Nil when the stamp is culled (see `StrokeCull`).
-    public mutating func firstStamp(at knot: StrokeKnot) -> Stamp? {
+    package mutating func firstStamp(at knot: StrokeKnot) -> Stamp? {
         let stamp = place(at: knot.position, radius: knot.radius, opacity: knot.opacity,
                           time: knot.time, direction: nil)
         distanceToNextStamp = step(radius: knot.radius)
@@ -70,7 +70,7 @@ public struct StrokeStamper: Sendable {
     /// The stamp that ends a stroke exactly on its last sample, or nil when the last stamp
     /// already lies there (less than `minimumStep` of arc before it). Only the spacing to this
     /// last stamp is uneven; a single tap gets none.
-    public mutating func closingStamp(at knot: StrokeKnot) -> Stamp? {
+    package mutating func closingStamp(at knot: StrokeKnot) -> Stamp? {
         guard distanceSinceLastStamp >= Self.minimumStep else { return nil }
         distanceSinceLastStamp = 0
         let direction = endDirection
@@ -79,7 +79,7 @@ public struct StrokeStamper: Sendable {
     }
 
     /// The stamps along `curve`, which runs from knot `a` to knot `b`.
-    public mutating func stamps(along curve: CubicBezier, from a: StrokeKnot, to b: StrokeKnot) -> [Stamp] {
+    package mutating func stamps(along curve: CubicBezier, from a: StrokeKnot, to b: StrokeKnot) -> [Stamp] {
         var stamps: [Stamp] = []
         if walkLimit != .max && !overLimit {
             // Bounded before any work: the segment is at least its chord long, and walking it
@@ -162,7 +162,7 @@ public struct StrokeStamper: Sendable {
         random.skip(n)
     }
 
-    public func step(radius: Double) -> Double {
+    package func step(radius: Double) -> Double {
         max(Double(style.spacing) * 2 * radius, Self.minimumStep)
     }
 

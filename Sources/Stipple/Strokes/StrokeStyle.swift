@@ -21,7 +21,7 @@ public struct StrokeStyle: Equatable, Sendable {
     public var rotation: StampRotation
     /// Where stamps can show (the script layer sets it from the canvas): stamps that can
     /// never touch it are not made. Default nil: every stamp is made.
-    public var cull: StrokeCull?
+    package var cull: StrokeCull?
 
     public init(color: Color, radius: Float, spacing: Float = 0.15, smoothing: Float = 0.5,
                 opacity: Float = 1, pressure: PressureMapping = PressureMapping(),

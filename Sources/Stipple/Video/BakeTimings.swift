@@ -1,17 +1,17 @@
 /// Seconds a bake spent in each step on its main thread. The renderer draws frame n + 1
 /// while frame n is read, composited and written, so `waitingForRenderer` is the part of
 /// drawing that the other steps did not hide.
-public struct BakeTimings: Sendable, Equatable {
-    public var frames = 0
-    public var read = 0.0
-    public var waitingForRenderer = 0.0
-    public var composite = 0.0
-    public var write = 0.0
+package struct BakeTimings: Sendable, Equatable {
+    package var frames = 0
+    package var read = 0.0
+    package var waitingForRenderer = 0.0
+    package var composite = 0.0
+    package var write = 0.0
 
-    public init() {}
+    package init() {}
 
     /// Milliseconds a frame, by step name.
-    public var millisecondsPerFrame: [String: Double] {
+    package var millisecondsPerFrame: [String: Double] {
         let n = Double(max(frames, 1))
         return ["read ms": read * 1e3 / n, "render wait ms": waitingForRenderer * 1e3 / n,
                 "composite ms": composite * 1e3 / n, "write ms": write * 1e3 / n]

@@ -7,8 +7,8 @@ import Foundation
 /// or FIFO ("-" is stdin) is read by a thread of its own into a queue; the bake takes what
 /// has arrived and never waits on the source, so a FIFO that stays silent does not stall the
 /// video. Errors name `file:line:column`.
-public final class EventStream: @unchecked Sendable {
-    public let name: String
+package final class EventStream: @unchecked Sendable {
+    package let name: String
     private let lock = NSCondition()
     /// Whether the source is open: a FIFO's writer has opened it (or it is stdin, or a file).
     private var opened = false
@@ -21,7 +21,7 @@ public final class EventStream: @unchecked Sendable {
     /// may draw with, its fps turns their times into frames, its canvas culls their strokes,
     /// and its stamps count against the same limits. `path` is a regular file, a FIFO, or
     /// "-" (stdin); anything else (a folder, a device, a socket) is refused.
-    public init(path: String, script: Script) throws {
+    package init(path: String, script: Script) throws {
         name = path == "-" ? "stdin" : path
         if path != "-" {
             try FileSystem.checkPath(path)
@@ -102,7 +102,7 @@ public final class EventStream: @unchecked Sendable {
     /// no writer has opened yet is waited for (a writer that comes late is not missed, and
     /// until one comes no event can); once open, this never waits, and an event that
     /// arrives after its frame has been drawn applies to the next one.
-    public func take(throughFrame n: Int, fps: Double) throws -> [TouchEvent] {
+    package func take(throughFrame n: Int, fps: Double) throws -> [TouchEvent] {
         lock.lock(); defer { lock.unlock() }
         while !opened && !finished { lock.wait() }
         var out: [TouchEvent] = []
@@ -116,5 +116,5 @@ public final class EventStream: @unchecked Sendable {
     }
 
     /// Whether every event has been read (the source ended).
-    public var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return finished && head == queue.count }
+    package var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return finished && head == queue.count }
 }

@@ -3,12 +3,12 @@ import Foundation
 /// ffmpeg as a child process on pipes: how containers other than y4m (.mp4, .mov, .mkv,
 /// .webm, .gif) come in and go out. Decoding writes y4m to its stdout; encoding reads y4m
 /// on its stdin. Its stderr is kept, so a failure shows ffmpeg's own last line.
-public final class FFmpegProcess: @unchecked Sendable {
-    public let process = Process()
+package final class FFmpegProcess: @unchecked Sendable {
+    package let process = Process()
     /// Registered for a signal's clean-up while ffmpeg runs (see `TemporaryFiles`).
     private var child = TemporaryFiles.Ticket(slot: nil)
     /// What the process is for, in messages ("decoding in.mp4").
-    public let purpose: String
+    package let purpose: String
     private let errors = Pipe()
     private let stderrLock = NSLock()
     private var stderrText = Data()
@@ -17,15 +17,15 @@ public final class FFmpegProcess: @unchecked Sendable {
     private var outputPipe: Pipe?
 
     /// Containers that go through ffmpeg, by file extension.
-    public static let containers = ["mp4", "mov", "mkv", "webm", "gif", "avi", "m4v"]
+    package static let containers = ["mp4", "mov", "mkv", "webm", "gif", "avi", "m4v"]
 
     /// Whether `path` names a container ffmpeg should read or write (not y4m, not a pipe).
-    public static func isContainer(_ path: String) -> Bool {
+    package static func isContainer(_ path: String) -> Bool {
         path != "-" && containers.contains((path as NSString).pathExtension.lowercased())
     }
 
     /// ffmpeg on PATH (or `STIPPLE_FFMPEG`), nil when there is none.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let forced = environment["STIPPLE_FFMPEG"] {
             return FileManager.default.isExecutableFile(atPath: forced) ? forced : nil
         }
@@ -72,7 +72,7 @@ public final class FFmpegProcess: @unchecked Sendable {
     }
 
     /// ffmpeg decoding `input` (any container it reads) to 8-bit y4m on a pipe.
-    public static func decoder(input: String) throws -> FFmpegProcess {
+    package static func decoder(input: String) throws -> FFmpegProcess {
         guard FileManager.default.fileExists(atPath: input) else { throw InputError(file: input, "file not found") }
         return try FFmpegProcess(arguments: ["-i", input, "-map", "0:v:0", "-pix_fmt", "yuv420p",
                                              "-f", "yuv4mpegpipe", "-"],
@@ -84,7 +84,7 @@ public final class FFmpegProcess: @unchecked Sendable {
     /// container whose audio is copied in. The colour matrix and range are written into the
     /// stream so players decode what was encoded.
     /// `name` is the file the user asked for, for messages (`output` may be a temporary).
-    public static func encoder(output: String, name: String, format: String, header: Y4MHeader,
+    package static func encoder(output: String, name: String, format: String, header: Y4MHeader,
                                conversion: YCbCrConversion, audioFrom: String? = nil) throws -> FFmpegProcess {
         var args = ["-f", "yuv4mpegpipe", "-i", "-"]
         let ext = (name as NSString).pathExtension.lowercased()  // output may be a temporary or /dev/null
@@ -110,7 +110,7 @@ public final class FFmpegProcess: @unchecked Sendable {
     }
 
     /// ffmpeg's muxer name for a file extension.
-    public static func muxer(for path: String) -> String {
+    package static func muxer(for path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {
         case "mkv": return "matroska"
         case "m4v": return "mp4"
@@ -119,15 +119,15 @@ public final class FFmpegProcess: @unchecked Sendable {
     }
 
     /// The pipe ffmpeg writes y4m to (decoding).
-    public var stdoutDescriptor: Int32 { outputPipe!.fileHandleForReading.fileDescriptor }
+    package var stdoutDescriptor: Int32 { outputPipe!.fileHandleForReading.fileDescriptor }
     /// The pipe ffmpeg reads y4m from (encoding).
-    public var stdinDescriptor: Int32 { inputPipe!.fileHandleForWriting.fileDescriptor }
+    package var stdinDescriptor: Int32 { inputPipe!.fileHandleForWriting.fileDescriptor }
 
     /// Closes our end of ffmpeg's stdin: end of stream.
-    public func closeInput() { try? inputPipe?.fileHandleForWriting.close() }
+    package func closeInput() { try? inputPipe?.fileHandleForWriting.close() }
 
     /// Waits for ffmpeg to end; a failure is an error with its last stderr line.
-    public func wait(file: String) throws {
+    package func wait(file: String) throws {
         waitForExit()
         stderrDone.wait()
         stderrDone.signal()
@@ -135,7 +135,7 @@ public final class FFmpegProcess: @unchecked Sendable {
     }
 
     /// Stops ffmpeg (after an error of ours) and waits for it.
-    public func terminate() {
+    package func terminate() {
         closeInput()
         if process.isRunning { process.terminate() }
         waitForExit()
@@ -148,7 +148,7 @@ public final class FFmpegProcess: @unchecked Sendable {
     }
 
     /// Whether ffmpeg has ended with a failure (checked after a read error: ffmpeg's message says more).
-    public func failedError(file: String) -> InputError? {
+    package func failedError(file: String) -> InputError? {
         waitForExit()
         stderrDone.wait()
         stderrDone.signal()

@@ -2,7 +2,7 @@
 /// resident layer drawn after the script's, its stamps built as samples arrive (the same
 /// `StrokeBuilder` as a script's `points`, so a stroke sent as events draws the stamps it
 /// would as a `points` entry with the same samples and index).
-public final class LiveStrokes: @unchecked Sendable {
+package final class LiveStrokes: @unchecked Sendable {
     let events: EventStream
     let renderer: Renderer
     let fps: Double
@@ -14,7 +14,7 @@ public final class LiveStrokes: @unchecked Sendable {
     private var open: [Int: (builder: StrokeBuilder, layer: LayerID)] = [:]
     private var order: [LayerID] = []
 
-    public init(events: EventStream, script: Script, renderer: Renderer) throws {
+    package init(events: EventStream, script: Script, renderer: Renderer) throws {
         self.events = events
         self.renderer = renderer
         fps = script.fps
@@ -37,7 +37,7 @@ public final class LiveStrokes: @unchecked Sendable {
     }
 
     /// Applies the events due by frame `n`; returns the live strokes' layers in draw order.
-    public func layers(beforeFrame n: Int) async throws -> [LayerID] {
+    package func layers(beforeFrame n: Int) async throws -> [LayerID] {
         for event in try events.take(throughFrame: n, fps: fps) {
             switch event.kind {
             case let .sample(id, sample, start):

@@ -10,14 +10,14 @@
 /// The work is a scan of the alpha channel (8 bytes — two pixels — at a time), and the
 /// conversion and blend only where a stamp landed: a sketch that covers a few percent of
 /// the frame costs a few percent of a full conversion.
-public enum PlaneCompositor {
+package enum PlaneCompositor {
     @inline(__always) static func blend(_ d: UInt8, _ s: Int32, _ a: Int32) -> UInt8 {
         UInt8(truncatingIfNeeded: ((Int32(d) &* (255 &- a) &+ s &* a &+ 128) &* 257) >> 16)
     }
 
     /// Composites `sketch` over `frame`. Returns how many luma samples it covered.
     @discardableResult
-    public static func composite(_ sketch: Image, over frame: inout Y4MFrame, conversion: YCbCrConversion) -> Int {
+    package static func composite(_ sketch: Image, over frame: inout Y4MFrame, conversion: YCbCrConversion) -> Int {
         composite(sketch.pixels, width: sketch.width, height: sketch.height, premultiplied: false, over: &frame,
                   conversion: conversion)
     }

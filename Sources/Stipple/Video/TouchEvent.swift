@@ -1,24 +1,24 @@
 /// One live touch event (docs/video.md): a sample of a stroke, or the stroke's end. Events
 /// come as JSON lines while a video is baked, and each applies at the frame its time falls in.
-public struct TouchEvent: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct TouchEvent: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A touch sample of stroke `stroke`; `start` is set on the stroke's first event.
         case sample(stroke: Int, TouchSample, start: StrokeStart?)
         case end(stroke: Int)
     }
 
     /// How a stroke is drawn: named on its first event, as a script's `points` entry does.
-    public struct StrokeStart: Sendable, Equatable {
-        public var brush: String
-        public var style: StrokeStyle
+    package struct StrokeStart: Sendable, Equatable {
+        package var brush: String
+        package var style: StrokeStyle
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Seconds since frame 0.
-    public var t: Double
+    package var t: Double
     /// The line it was read from (from 1), for messages.
-    public var line: Int
+    package var line: Int
 
     /// The frame whose time span [n / fps, (n + 1) / fps) holds `t`.
-    public func frame(fps: Double) -> Int { Int((t * fps + 1e-9).rounded(.down)) }
+    package func frame(fps: Double) -> Int { Int((t * fps + 1e-9).rounded(.down)) }
 }

@@ -16,7 +16,7 @@ public final class VideoBake: @unchecked Sendable {
     public let renderer: Renderer
     let span: SceneSpan
     /// Where the last `run`'s time went, on the thread that reads, composites and writes.
-    public private(set) var timings = BakeTimings()
+    package private(set) var timings = BakeTimings()
 
     /// Loads `scriptPath` for a video with `header` (docs/reference.md §11): a script without a canvas
     /// takes the video's size; a canvas of another size, a canvas background, or an `fps`

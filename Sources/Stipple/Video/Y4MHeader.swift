@@ -22,10 +22,10 @@ public struct Y4MHeader: Sendable, Equatable {
     /// Every tag after the magic, in order, as written (rewritten only for a changed range).
     public var tags: [String]
 
-    public static let magic = "YUV4MPEG2"
+    package static let magic = "YUV4MPEG2"
     /// ffmpeg's demuxer refuses longer headers; so do we.
-    public static let maxLength = 256
-    public static let supported = "8-bit 4:2:0 (C420jpeg, C420mpeg2, C420paldv, C420, or no C tag) "
+    package static let maxLength = 256
+    package static let supported = "8-bit 4:2:0 (C420jpeg, C420mpeg2, C420paldv, C420, or no C tag) "
         + "and 4:4:4 (C444), progressive (Ip or I?)"
 
     public init(width: Int, height: Int, rateNumerator: Int = 30, rateDenominator: Int = 1,
@@ -52,11 +52,11 @@ public struct Y4MHeader: Sendable, Equatable {
     public var frameSize: Int { lumaSize + 2 * chromaSize }
 
     /// The header line, newline included.
-    public var line: String { ([Y4MHeader.magic] + tags).joined(separator: " ") + "\n" }
+    package var line: String { ([Y4MHeader.magic] + tags).joined(separator: " ") + "\n" }
 
     /// Parses a header line (without its newline). `file` names the stream in errors, which
     /// list what is supported.
-    public static func parse(_ text: String, file: String) throws(InputError) -> Y4MHeader {
+    package static func parse(_ text: String, file: String) throws(InputError) -> Y4MHeader {
         func bad(_ why: String) -> InputError { InputError(file: file, location: .byte(0), why) }
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard words.first == magic else {

@@ -31,7 +31,7 @@ public final class Y4MWriter {
     }
 
     /// Writes to an open descriptor; `name` names it in errors. Writes the header at once.
-    public init(descriptor: Int32, name: String, header: Y4MHeader, owns: Bool,
+    package init(descriptor: Int32, name: String, header: Y4MHeader, owns: Bool,
                 output: StreamedOutput? = nil) throws(InputError) {
         fd = descriptor; self.name = name; ownsDescriptor = owns; self.output = output
         enlargePipe(descriptor, toHold: header.frameSize)

@@ -2,7 +2,7 @@ import Foundation
 import Stipple
 import XCTest
 
-/// Issue 13, bounded memory and silent wrong input: limits refused before allocating, unseen
+/// Bounded memory and silent wrong input: limits refused before allocating, unseen
 /// stamps culled, and every echoed value escaped onto one line.
 final class BoundedInputTests: XCTestCase {
     private func strokeScript(radius: Double, _ points: String) -> String {

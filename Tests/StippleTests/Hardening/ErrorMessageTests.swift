@@ -2,7 +2,7 @@ import Foundation
 import Stipple
 import XCTest
 
-/// Issue 13, unreadable errors: every error is one readable line, whatever the input echoes
+/// Unreadable errors: every error is one readable line, whatever the input echoes
 /// into it (a megabyte value, invisible bidirectional overrides), and a negative number given
 /// to an option is answered about its range, not as a missing value.
 final class ErrorMessageTests: XCTestCase {

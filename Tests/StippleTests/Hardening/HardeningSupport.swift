@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Runs the real `stipple` in a fresh folder for the hardening tests (issue 13): every bad
+/// Runs the real `stipple` in a fresh folder for the hardening tests: every bad
 /// input is one line on stderr, a non-zero exit, and no file written or changed.
 struct CLIFolder {
     let dir: URL

@@ -2,7 +2,7 @@ import Foundation
 import Stipple
 import XCTest
 
-/// Issue 13, the second held-out sweep: what a user gave is never removed or overwritten,
+/// Inputs are safe: what a user gave is never removed or overwritten,
 /// even when it looks like an output (a stale frame, a report path), and a killed encode
 /// leaves neither a temporary file nor an ffmpeg behind.
 final class InputSafetyTests: XCTestCase {

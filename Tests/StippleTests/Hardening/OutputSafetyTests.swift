@@ -2,7 +2,7 @@ import Foundation
 import Stipple
 import XCTest
 
-/// Issue 13, lost or clobbered files: `--frames` never replaces a user's file and leaves
+/// Lost or clobbered files: `--frames` never replaces a user's file and leaves
 /// nothing behind when it fails; a failing render makes no folders; frame names keep one
 /// width and never wrap; `stipple test` reports never overwrite the suite's inputs.
 final class OutputSafetyTests: XCTestCase {

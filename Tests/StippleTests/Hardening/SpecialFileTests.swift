@@ -2,7 +2,7 @@ import Foundation
 import Stipple
 import XCTest
 
-/// Issue 13, hangs and lost nodes: a FIFO or a device given as any input is refused at once
+/// Hangs and lost nodes: a FIFO or a device given as any input is refused at once
 /// (only regular files are read), and an output that is a FIFO or a device is written into,
 /// never replaced by a rename.
 final class SpecialFileTests: XCTestCase {

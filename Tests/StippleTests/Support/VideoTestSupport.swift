@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Stipple
 
-/// ffmpeg and y4m helpers for the video tests. ffmpeg is the independent oracle (VIDEO.md):
+/// ffmpeg and y4m helpers for the video tests. ffmpeg is the independent oracle:
 /// tests that need it skip, saying so, where it is not installed (`make test` installs it).
 enum VideoTestSupport {
     static var ffmpeg: String? { FFmpegProcess.locate() }
