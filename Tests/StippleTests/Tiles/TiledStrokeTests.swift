@@ -43,7 +43,10 @@ final class TiledStrokeTests: XCTestCase {
             try TiledStrokeTests.randomScript(width: 1100, height: 700, strokes: 14, seed: seed)
                 .write(toFile: path, atomically: true, encoding: .utf8)
             let scene = try Scene.load(path: path)
-            for frame in [40, 85] {
+            // The scripts hold what tiles must get right: stamps drawn as quads, turned brushes.
+            XCTAssertTrue(scene.batches.contains { $0.stamps.contains { $0.radius > 128 } }, "wide stamps in script \(seed)")
+            XCTAssertTrue(scene.batches.contains { $0.rotations != nil }, "turned stamps in script \(seed)")
+            for frame in [seed == 0 ? 40 : 85] {
                 let settings = RenderSettings(effects: scene.effects)
                 let batches = scene.batches(atFrame: frame)
                 let one = try await renderer.render(canvas: scene.canvas, batches: batches, settings: settings)
