@@ -10,11 +10,13 @@ extension RenderCommand {
         renderer.needsTiles(scene.canvas, tile: tile)
     }
 
-    /// Draws frame `n` in tiles and streams it to `path`, whole or not at all.
+    /// Draws frame `n` in tiles and streams it to `path`, whole or not at all; with
+    /// `showBands`, a progress line counts the bands.
     func renderTiledPNG(_ scene: Scene, frame n: Int, to path: String, renderer: Renderer,
-                        settings: RenderSettings, exclusive: Bool, progress: ProgressLine?) async throws {
+                        settings: RenderSettings, exclusive: Bool, showBands: Bool) async throws {
         let tiled = try renderer.planTiles(canvas: scene.canvas, batches: scene.batches(atFrame: n), settings: settings,
                                            tile: tile)
+        let progress = showBands ? ProgressLine(total: tiled.bandCount, label: "rendering bands of tiles") : nil
         let writer = try PNGBandWriter(path: path, width: scene.canvas.width, height: scene.canvas.height,
                                        compression: Int32(compression), exclusive: exclusive)
         // The next band is drawn on the render thread while this one is encoded here: two
@@ -37,11 +39,8 @@ extension RenderCommand {
 
     /// One frame to -o, in tiles, with a progress line on stderr for the bands.
     func renderTiledFrame(_ scene: Scene, frame n: Int, renderer: Renderer, settings: RenderSettings) async throws {
-        let bands = try renderer.planTiles(canvas: Canvas(width: scene.canvas.width, height: scene.canvas.height),
-                                           batches: [], tile: tile).bandCount
-        let progress = ProgressLine(total: bands, label: "rendering bands of tiles")
         try await renderTiledPNG(scene, frame: n, to: output, renderer: renderer, settings: settings,
-                                 exclusive: false, progress: progress)
+                                 exclusive: false, showBands: true)
     }
 
     /// `--frames` in tiles: frame after frame, each streamed to its file. A run that fails
@@ -54,7 +53,7 @@ extension RenderCommand {
             for (i, n) in sequence.frames.enumerated() {
                 let path = sequence.path(of: n)
                 try await renderTiledPNG(scene, frame: n, to: path, renderer: renderer, settings: settings,
-                                         exclusive: !overwrite, progress: nil)
+                                         exclusive: !overwrite, showBands: false)
                 written.append(path)
                 progress.update(i + 1)
             }
