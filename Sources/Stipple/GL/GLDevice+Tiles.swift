@@ -48,6 +48,13 @@ extension GLDevice {
         return target
     }
 
+    /// Frees the tile target and its staging buffer (a later tile makes them again).
+    func endTiles() {
+        tileTarget?.delete(gl)
+        tileTarget = nil
+        tileReadback = []
+    }
+
     /// Reads the top-left `width` × `height` of the tile's canvas part into `band`
     /// (premultiplied RGBA, rows top to bottom, `rowBytes` a row) at row `row`, column `column`.
     func readTile(_ target: Framebuffer, width: Int, height: Int, into band: UnsafeMutableRawBufferPointer,

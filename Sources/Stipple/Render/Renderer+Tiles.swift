@@ -136,6 +136,7 @@ extension Renderer {
     package func renderTiled(_ frame: TiledFrame) throws -> Image {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(frame.canvas.width * frame.canvas.height * 4)
+        defer { device.endTiles() }
         for n in 0..<frame.bandCount { pixels.append(contentsOf: try renderBand(frame, n)) }
         return Image(width: frame.canvas.width, height: frame.canvas.height, premultiplied: pixels)
     }
