@@ -57,7 +57,7 @@ final class TiledRenderTests: XCTestCase {
             let batches = Self.randomBatches(width: w, height: h, count: 300, seed: UInt64(case_) + 7, rotate: case_ != 0)
             let background: CanvasBackground = case_ == 2 ? .color(Color(red: 0.2, green: 0.5, blue: 0.9, alpha: 0.6)) : .color(.transparent)
             // Tiles of odd sizes, ones leaving a 1-pixel sliver at the right and bottom edge, one pixel.
-            let tiles = [Int(rng.next() % 97) + 3, w - 1, h - 1, 64, 256, 1000]
+            let tiles = [Int(rng.next() % 97) + 3, w - 1, h - 1, 64, 256, 300, 1000]
             for tile in tiles {
                 try await assertTiledMatchesOnePass(canvas: Canvas(width: w, height: h, background: background),
                                                     batches: batches, settings: settings, ageOffset: aging ? 20 : 0, tile: tile)
