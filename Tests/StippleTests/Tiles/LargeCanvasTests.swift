@@ -45,6 +45,7 @@ final class LargeCanvasTests: XCTestCase {
 
     func testMarksAcrossTileBordersOfAWideCanvas() async throws {
         let r = try renderer
+        try TileTestSupport.requireTranslationInvariantDriver(r)
         let (width, height) = (20000, 800)
         let background = CanvasBackground.color(Color(red: 1, green: 1, blue: 0.95, alpha: 1))
         // The default tile's right border (as wide as the driver allows) and a row border of

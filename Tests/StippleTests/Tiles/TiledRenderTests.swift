@@ -34,6 +34,7 @@ final class TiledRenderTests: XCTestCase {
                                            ageOffset: Float, tile: Int, file: StaticString = #filePath,
                                            line: UInt = #line) async throws {
         let r = try renderer
+        try TileTestSupport.requireTranslationInvariantDriver(r)
         let one = try await r.render(canvas: canvas, batches: batches, settings: settings, ageOffset: ageOffset)
         let plan = try r.planTiles(canvas: canvas, batches: batches, settings: settings, ageOffset: ageOffset, tile: tile)
         let tiled = try await r.renderTiled(plan)

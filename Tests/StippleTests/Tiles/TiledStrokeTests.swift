@@ -36,6 +36,7 @@ final class TiledStrokeTests: XCTestCase {
 
     func testRandomStrokeScriptsTiledEqualOnePass() async throws {
         let renderer = try TiledStrokeTests.renderer.get()
+        try TileTestSupport.requireTranslationInvariantDriver(renderer)
         let folder = try TestSupport.temporaryDirectory(self, "tiled-strokes")
         var rng = SplitMix64(seed: 77)
         for seed in 0..<2 as Range<UInt64> {
