@@ -21,6 +21,9 @@ package struct BenchConfig: Sendable, Codable {
         /// Drawing sessions: undo latency against replaying every stroke, a long session's
         /// frame time and memory, many strokes' memory, frames while saving (SessionScenarios.swift).
         case session
+        /// A canvas drawn in tiles against one pass (Mpx/s), and the peak memory of a large
+        /// render streamed band by band to PNG (BenchTiles.swift).
+        case tiles
     }
 
     /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);
@@ -57,6 +60,16 @@ package struct BenchConfig: Sendable, Codable {
     package var sessionStrokes = 1_000
     package var saveSide = 4_096
     package var saveFrames = 100
+    /// The tiles scenario: the canvas side drawn in one pass and in tiles of `tileSides`,
+    /// its stamps, and the side of the streamed render whose peak memory is measured (run by
+    /// `stippleExecutable`, a child process; none: that row is skipped).
+    package var tilesSide = 8_192
+    package var tileSides = [2_048, 512]
+    package var tilesStamps = 200_000
+    package var streamSide = 32_768
+    /// Stamps of the streamed render (few: a large script's own parsing would dominate its memory).
+    package var streamStamps = 20_000
+    package var stippleExecutable: String?
 
     package init() {}
 
@@ -81,6 +94,11 @@ package struct BenchConfig: Sendable, Codable {
         c.sessionStrokes = 40
         c.saveSide = 128
         c.saveFrames = 3
+        c.tilesSide = 512
+        c.tileSides = [100]
+        c.tilesStamps = 2_000
+        c.streamSide = 1_024
+        c.streamStamps = 2_000
         return c
     }
 }

@@ -31,6 +31,7 @@ package struct BenchSuite: Sendable {
             case .sequence: try await sequence(renderer, &report)
             case .video: try await video(renderer, &report)
             case .session: try await session(renderer, &report)
+            case .tiles: try await tiles(renderer, &report)
             }
         }
         return report

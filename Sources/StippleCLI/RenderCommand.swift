@@ -44,6 +44,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(help: "With --frames: replace frame files that exist (by default an existing frame file is an error).")
     var overwrite = false
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw the canvas in tiles of N × N pixels (at most what the driver holds) and write the PNG band by band. Canvases larger than the driver's limit or than 4096×4096 are tiled without it (docs/large-canvases.md).", valueName: "N"))
+    var tile: Int?
+
     @Option(help: "Draw stamps as point sprites (default) or quads (placement exact on every driver).")
     var primitive: Primitive = .points
 
@@ -59,6 +62,10 @@ struct RenderCommand: AsyncParsableCommand {
             throw ValidationError("Please give a frame from 0 to \(Limits.maxFrame) (got \(frame)).")
         }
         if let frames { try frames.validate() }
+        if let tile, tile < 1 { throw ValidationError("Please give a tile side of at least 1 pixel (got \(tile)).") }
+        if tile != nil, frames != nil, isVideoOutput(output) {
+            throw ValidationError("--tile draws PNGs band by band; a video's frames are drawn whole (leave --tile out).")
+        }
         if !(0...9).contains(compression) { throw ValidationError("Please give a compression level from 0 to 9.") }
     }
 
@@ -68,7 +75,8 @@ struct RenderCommand: AsyncParsableCommand {
         if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
         _ = try OutputKind.forRender(output, frames: frames != nil)
         let renderer = try makeRenderer()
-        try scene.checkFits(renderer.info)
+        let tiled = drawsInTiles(scene, renderer) && !(frames != nil && isVideoOutput(output))
+        if !tiled { try scene.checkFits(renderer.info) }
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
 
         if let frames {
@@ -81,6 +89,10 @@ struct RenderCommand: AsyncParsableCommand {
             return
         }
         let n = frame ?? 0
+        if tiled {
+            try await renderTiledFrame(scene, frame: n, renderer: renderer, settings: settings)
+            return note(summary(scene, frame: n))
+        }
         let image = try await renderer.render(scene, frame: n, primitive: primitive)
         try PNGFile.write(image, to: output, compression: Int32(compression))
         note(summary(scene, frame: n))
@@ -95,6 +107,11 @@ struct RenderCommand: AsyncParsableCommand {
         do {
             stale = try staleFrames(of: sequence, notAnyOf: scene.inputFiles)
             try sequence.checkTargets(notAnyOf: scene.inputFiles, overwrite: overwrite)
+            if drawsInTiles(scene, renderer) {
+                try await renderTiledFrames(scene, sequence, renderer: renderer, settings: settings)
+                try remove(stale)
+                return note(summary(scene, frames: sequence, removed: stale.count))
+            }
             // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
             let layers = try await scene.makeLayers(on: renderer)
             try await renderSequence(sequence, scene, layers, renderer, settings)

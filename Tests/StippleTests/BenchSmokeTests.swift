@@ -31,6 +31,9 @@ final class BenchSmokeTests: XCTestCase {
         XCTAssertGreaterThan(u1 / u0, 5, "reupload grows with L")
         XCTAssertLessThan(r1, u1 / 5, "resident uploads far less than reupload at L = 20000")
         XCTAssertLessThan(r1 / r0, 8, "resident bytes a frame must not grow with L like reupload's")
+        // The streamed render ran as a child and its own peak memory was read.
+        let streamed = report.rows.first { $0.scenario == "tiles" && $0.variant.hasPrefix("render") }
+        XCTAssertGreaterThan(streamed?.figures["peak RSS MiB"] ?? 0, 1, "the child's VmHWM")
         let svg = try String(contentsOfFile: chart, encoding: .utf8)
         XCTAssertTrue(svg.hasPrefix("<svg") && svg.contains("polyline"), "the chart draws curves")
     }

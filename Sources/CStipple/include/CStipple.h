@@ -13,5 +13,6 @@
 #include "stp_egl.h"
 #include "stp_gl.h"
 #include "stp_png.h"
+#include "stp_png_stream.h"
 
 #endif

@@ -82,7 +82,7 @@ final class FrameDrawer {
         let e = plan.settings.effects
         p.set(gl, "uTargetSize", Float(target.targetWidth), Float(target.targetHeight))
         p.set(gl, "uViewSize", Float(target.viewWidth), Float(target.viewHeight))
-        p.set(gl, "uOrigin", Float(-target.guardBand), Float(-target.guardBand))
+        p.set(gl, "uOrigin", Float(target.originX - target.guardBand), Float(target.originY - target.guardBand))
         p.set(gl, "uMaxAge", e.maxAge)
         p.set(gl, "uDissolveDistance", e.dissolveDistance)
         p.set(gl, "uPointScale", e.pointScale)

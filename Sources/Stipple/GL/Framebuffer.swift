@@ -13,6 +13,10 @@ final class Framebuffer {
     let width: Int
     let height: Int
     let guardBand: Int
+    /// Canvas coordinates of the canvas part's top-left pixel: (0, 0) for a whole canvas,
+    /// the tile's corner for a tile (see `GLDevice.beginTile`).
+    var originX = 0
+    var originY = 0
     /// The texture's size: the canvas plus the band on both sides.
     var targetWidth: Int { width + 2 * guardBand }
     var targetHeight: Int { height + 2 * guardBand }
@@ -27,8 +31,9 @@ final class Framebuffer {
         return p
     }
     private let fbo: GLuint
-    private let texture: GLuint
-    private var readBuffer: [UInt8]
+    let texture: GLuint
+    /// Made on the first whole read (a tile target is read in strips and never needs it).
+    private var readBuffer: [UInt8] = []
 
     init(gl: GL, width: Int, height: Int, guardBand: Int) throws {
         self.width = width
@@ -44,7 +49,6 @@ final class Framebuffer {
         gl.bindFramebuffer(fbo)
         gl.framebufferTexture(texture)
         let status = gl.framebufferStatus()
-        readBuffer = [UInt8](repeating: 0, count: width * height * 4)
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             gl.deleteFramebuffer(fbo)
             gl.deleteTexture(texture)
@@ -91,6 +95,7 @@ final class Framebuffer {
     /// The canvas as premultiplied 8-bit RGBA, rows top to bottom, written into `out`.
     func read(_ gl: GL, into out: inout [UInt8]) {
         gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
+        if readBuffer.count != width * height * 4 { readBuffer = [UInt8](repeating: 0, count: width * height * 4) }
         readBuffer.withUnsafeMutableBytes {
             gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: $0.baseAddress!)
         }

@@ -10,6 +10,9 @@ final class GLDevice {
     /// The target frames are drawn into, kept while the canvas size stays the same.
     private var frameTarget: Framebuffer?
     private var readback: [UInt8] = []
+    /// The target tiles are drawn into (see GLDevice+Tiles), kept while the tile size stays.
+    var tileTarget: Framebuffer?
+    var tileReadback: [UInt8] = []
 
     init(context: GLContext) {
         gl = GL(context: context)

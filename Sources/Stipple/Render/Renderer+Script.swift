@@ -7,10 +7,10 @@ extension Scene {
 
 extension Renderer {
     /// Renders frame `frame` of a loaded script: the one way the command line, the golden
-    /// runner and `StippleTesting` turn a script into an image. A canvas the driver cannot
-    /// hold is an `InputError` at the script's canvas size.
+    /// runner and `StippleTesting` turn a script into an image. A canvas larger than the
+    /// driver can hold is drawn in tiles (the same pixels), into one image in memory.
     public func render(_ scene: Scene, frame: Int, primitive: Primitive = .points) throws -> Image {
-        try scene.checkFits(info)
+        if let image = try renderInTilesWhenTooLarge(scene, frame: frame, primitive: primitive) { return image }
         return try render(canvas: scene.canvas, batches: scene.batches(atFrame: frame),
                           settings: RenderSettings(effects: scene.effects, primitive: primitive))
     }

@@ -1,0 +1,68 @@
+import CStipple
+
+/// A PNG written band by band: an image larger than memory is encoded as its rows
+/// arrive, never held whole. The file is written whole or not at all, as every output
+/// (`StreamedOutput`: a temporary renamed into place by `finish`; a FIFO or device is
+/// written into as it is). Rows are given premultiplied, as the renderer reads them back,
+/// and written straight (an alpha-0 pixel as 0, 0, 0, 0), exactly as `PNGFile.write` would.
+package final class PNGBandWriter: @unchecked Sendable {
+    private let output: StreamedOutput
+    private var stream: OpaquePointer?
+    package let width: Int
+    package let height: Int
+    package private(set) var rowsWritten = 0
+
+    /// Opens `path` and writes the PNG's header. `exclusive` refuses a file that exists.
+    package init(path: String, width: Int, height: Int, compression: Int32 = PNGFile.defaultCompression,
+                 exclusive: Bool = false) throws {
+        if exclusive, FileSystem.entry(at: path) != .missing, !OutputFile.isSpecial(path) {
+            throw InputError(file: path, "exists; refusing to overwrite a file this run did not write")
+        }
+        output = try StreamedOutput(path: path)
+        self.width = width
+        self.height = height
+        var err = [CChar](repeating: 0, count: 512)
+        guard let s = stp_png_stream_open(output.descriptor, Int32(width), Int32(height), compression, &err, err.count) else {
+            output.abandon()
+            throw InputError(file: path, "cannot write the PNG: \(String(cBuffer: err))")
+        }
+        stream = s
+    }
+
+    deinit { abandon() }
+
+    /// Writes the next rows: premultiplied RGBA, `width * 4` bytes a row, top to bottom.
+    /// They are un-premultiplied in place.
+    package func write(premultiplied rows: inout [UInt8]) throws {
+        precondition(rows.count % (width * 4) == 0, "whole rows")
+        let count = rows.count / (width * 4)
+        for i in stride(from: 0, to: rows.count, by: 4) { Image.unpremultiply(&rows, at: i) }
+        var err = [CChar](repeating: 0, count: 512)
+        let rc = rows.withUnsafeBufferPointer { stp_png_stream_write_rows(stream, $0.baseAddress, Int32(count), &err, err.count) }
+        guard rc == 0 else {
+            let why = String(cBuffer: err)
+            abandon()
+            throw InputError(file: output.name, "cannot write the PNG: \(why)")
+        }
+        rowsWritten += count
+    }
+
+    /// Ends the PNG and puts the file in place. Every row must have been written.
+    package func finish(durable: Bool = true) throws {
+        var err = [CChar](repeating: 0, count: 512)
+        let rc = stp_png_stream_close(stream, 1, &err, err.count)
+        stream = nil
+        guard rc == 0 else {
+            output.abandon()
+            throw InputError(file: output.name, "cannot write the PNG: \(String(cBuffer: err))")
+        }
+        try output.commit(durable: durable)
+    }
+
+    /// Stops: nothing is left behind (a special file keeps what it was sent).
+    package func abandon() {
+        if let s = stream { _ = stp_png_stream_close(s, 0, nil, 0) }
+        stream = nil
+        output.abandon()
+    }
+}

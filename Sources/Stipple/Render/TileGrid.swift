@@ -1,0 +1,132 @@
+/// A canvas cut into tiles: columns and rows of `tileWidth` × `tileHeight` pixels from the
+/// top-left corner, the last column and row holding what is left (down to one pixel).
+/// Rows of tiles are the bands an image is streamed in.
+struct TileGrid: Equatable, Sendable {
+    var canvasWidth: Int
+    var canvasHeight: Int
+    var tileWidth: Int
+    var tileHeight: Int
+
+    init(canvasWidth: Int, canvasHeight: Int, tileWidth: Int, tileHeight: Int) {
+        precondition(canvasWidth >= 1 && canvasHeight >= 1 && tileWidth >= 1 && tileHeight >= 1, "a grid of pixels")
+        self.canvasWidth = canvasWidth
+        self.canvasHeight = canvasHeight
+        self.tileWidth = min(tileWidth, canvasWidth)
+        self.tileHeight = min(tileHeight, canvasHeight)
+    }
+
+    var columns: Int { (canvasWidth + tileWidth - 1) / tileWidth }
+    var rows: Int { (canvasHeight + tileHeight - 1) / tileHeight }
+    var count: Int { columns * rows }
+
+    /// The canvas pixels of tile (`column`, `row`): x, y of its top-left pixel and its size.
+    func rect(column: Int, row: Int) -> TileRect {
+        let x = column * tileWidth, y = row * tileHeight
+        return TileRect(x: x, y: y, width: min(tileWidth, canvasWidth - x), height: min(tileHeight, canvasHeight - y))
+    }
+
+    /// The canvas rows of band (tile row) `row`.
+    func band(_ row: Int) -> Range<Int> {
+        let y = row * tileHeight
+        return y..<min(y + tileHeight, canvasHeight)
+    }
+
+    /// The columns (or rows) of tiles that the span `low...high` of canvas pixels touches,
+    /// clamped to the grid; nil when it misses the canvas.
+    @inline(__always)
+    static func cells(_ low: Float, _ high: Float, tile: Int, extent: Int) -> ClosedRange<Int>? {
+        guard high >= 0, low <= Float(extent), low <= high else { return nil }
+        let last = (extent - 1) / tile
+        let a = max(0, min(last, Int(max(0, low).rounded(.down)) / tile))
+        let b = max(0, min(last, Int(min(Float(extent), high).rounded(.down)) / tile))
+        return a...b
+    }
+}
+
+/// A rectangle of canvas pixels.
+struct TileRect: Equatable, Sendable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+}
+
+/// How far a stamp can reach from its stored centre at any age: half its widest square
+/// (the intro doubles it) plus the dissolve drift, plus a pixel for rounding. A stamp can
+/// touch no pixel farther than this from its centre.
+struct StampReach: Sendable {
+    var effects: AgeEffects
+
+    @inline(__always)
+    func radius(of p: SketchPoint) -> Float {
+        let aging = effects.maxAge > 0
+        let half = max(p.radius * abs(effects.pointScale) * (aging ? 2 : 1), 0.5)
+        return half + (aging ? abs(effects.dissolveDistance) : 0) + 1
+    }
+}
+
+/// Stamps binned to the tiles they can touch: for every tile, the stamps whose reach (plus
+/// the tile's apron) overlaps it, as (batch, index) in draw order. A stamp is looked at once
+/// and put in the few buckets its reach covers, so binning costs what the stamps touch, not
+/// stamps × tiles, and memory grows with the stamps binned, not with tiles × batches.
+struct TileBins: Sendable {
+    let grid: TileGrid
+    /// [tile] → entries, batch in the high 32 bits and stamp index in the low ones;
+    /// tile = row * columns + column.
+    private(set) var buckets: [[UInt64]]
+
+    /// The most tiles a canvas is cut into: each costs a target fill and a read-back.
+    static let maxTiles = 1 << 20
+
+    init(grid: TileGrid, batches: [StampBatch], reach: StampReach, apron: Int) {
+        precondition(grid.count <= TileBins.maxTiles, "at most \(TileBins.maxTiles) tiles")
+        self.grid = grid
+        buckets = Array(repeating: [], count: grid.count)
+        let pad = Float(apron)
+        for (b, batch) in batches.enumerated() {
+            batch.stamps.withUnsafeBufferPointer { stamps in
+                for i in 0..<stamps.count {
+                    let p = stamps[i]
+                    let r = reach.radius(of: p) + pad
+                    guard r.isFinite, p.x.isFinite, p.y.isFinite,
+                          let cols = TileGrid.cells(p.x - r, p.x + r, tile: grid.tileWidth, extent: grid.canvasWidth),
+                          let rows = TileGrid.cells(p.y - r, p.y + r, tile: grid.tileHeight, extent: grid.canvasHeight)
+                    else { continue }
+                    let entry = UInt64(b) << 32 | UInt64(i)
+                    for row in rows {
+                        for col in cols { buckets[row * grid.columns + col].append(entry) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The batches as tile (`column`, `row`) sees them: the binned stamps of each batch that
+    /// has any, in order, with their rotations.
+    func batches(_ all: [StampBatch], column: Int, row: Int) -> [StampBatch] {
+        let bucket = buckets[row * grid.columns + column]
+        var out: [StampBatch] = []
+        var start = 0
+        while start < bucket.count {
+            let b = Int(bucket[start] >> 32)
+            var end = start
+            while end < bucket.count && Int(bucket[end] >> 32) == b { end += 1 }
+            let batch = all[b]
+            var picked = StampBatch(brushKey: batch.brushKey, brush: batch.brush, stamps: [])
+            if end - start == batch.stamps.count {
+                picked.stamps = batch.stamps
+                picked.rotations = batch.rotations
+            } else {
+                let indices = bucket[start..<end].map { Int($0 & 0xFFFF_FFFF) }
+                picked.stamps = indices.map { batch.stamps[$0] }
+                picked.rotations = batch.rotations.map { r in indices.map { r[$0] } }
+            }
+            out.append(picked)
+            start = end
+        }
+        return out
+    }
+
+    /// Stamps put in buckets, counting a stamp once for every tile it touches.
+    var binnedCount: Int { buckets.reduce(0) { $0 + $1.count } }
+}
