@@ -6,7 +6,9 @@ package enum GoldenConsole {
         let accept = r.acceptCommand.map { "; to accept: \($0)" } ?? ""
         switch r.verdict {
         case .passed: return "PASS \(r.name) (\(r.message))"
-        case .failed: return "FAIL \(r.name): \(r.message)" + (r.diff.map { " → \($0)" } ?? "") + accept
+        case .failed:
+            return "FAIL \(r.name): \(r.message)" + (r.diff.map { " → \($0)" } ?? "") + accept
+                + (bisectCommand(r).map { "; to find the draw entry that departs: \($0)" } ?? "")
         case .missing: return "MISSING \(r.name): \(r.message)" + (r.actual.map { " → \($0)" } ?? "") + accept
         case .recorded: return "RECORDED \(r.name): \(r.message)"
         case .noGoldenForDriver: return "NO GOLDEN \(r.name): \(r.message)" + accept
@@ -41,5 +43,32 @@ package enum GoldenConsole {
         guard !stale.isEmpty else { return [] }
         return ["tolerances looser than this run needed (tighten them, or list several goldens):"]
             + stale.map { "  \($0.name): configured \($0.tolerance.summary); tight: \($0.tightTolerance!)" }
+    }
+
+    /// `stipple bisect` for a failed case: its script, golden, frame and tolerance.
+    package static func bisectCommand(_ r: GoldenCaseResult) -> String? {
+        guard let golden = r.goldenPath, r.comparison?.expectedWidth == r.comparison?.actualWidth,
+              r.comparison?.expectedHeight == r.comparison?.actualHeight else { return nil }
+        var words = ["stipple", "bisect", r.script, "--golden", golden]
+        if r.frame != 0 { words += ["--frame", String(r.frame)] }
+        if r.primitive != "points" { words += ["--primitive", r.primitive] }
+        let t = r.tolerance
+        if let p = t.perceptualThreshold {
+            words += ["--perceptual", String(p)]
+            if let m = t.metric { words += ["--metric", m.rawValue] }
+            if t.checkerboard == false { words.append("--no-checkerboard") }
+        } else if t.maxChannelDifference != 0 {
+            words += ["--max-channel-diff", String(t.maxChannelDifference)]
+        }
+        if t.maxPixelsPercent > 0 { words += ["--max-pixels", "\(t.maxPixelsPercent)%"] }
+        else if t.maxPixels > 0 { words += ["--max-pixels", String(t.maxPixels)] }
+        if let n = t.windowSize { words += ["--window", String(n)] }
+        if t.ignoreAntialiasing { words.append("--antialiasing") }
+        return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    private static func shellQuoted(_ word: String) -> String {
+        word.allSatisfy({ $0.isLetter || $0.isNumber || "-_./@%=:+,".contains($0) }) ? word
+            : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

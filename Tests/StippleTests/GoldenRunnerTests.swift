@@ -31,7 +31,13 @@ final class GoldenRunnerTests: XCTestCase {
             XCTAssertTrue(line.contains("max channel diff"), line)
             XCTAssertTrue(line.contains("→ \(f.output.path)/\(name)/diff.png; "), line)
             // Every FAIL line says how to accept this one case.
-            XCTAssertTrue(line.hasSuffix("; to accept: stipple test \(f.scripts.path) --filter \(name) --record failed"), line)
+            XCTAssertTrue(line.contains("; to accept: stipple test \(f.scripts.path) --filter \(name) --record failed; "), line)
+            // And how to find the draw entry that departs from the golden; the command runs.
+            let bisect = try XCTUnwrap(line.components(separatedBy: "; to find the draw entry that departs: ").last)
+            XCTAssertTrue(bisect.hasPrefix("stipple bisect \(f.scripts.path)/\(name).json --golden "), line)
+            let found = try TestSupport.stipple(Array(bisect.split(separator: " ").dropFirst().map(String.init)))
+            XCTAssertEqual(found.status, 0, found.stderr)
+            XCTAssertTrue(found.stdout.contains(": draw entry "), found.stdout)
             for image in ["expected", "actual", "diff"] {
                 let path = f.output.appendingPathComponent("\(name)/\(image).png").path
                 XCTAssertNoThrow(try PNGFile.read(path: path), "\(name): \(image).png")

@@ -77,7 +77,7 @@ final class GoldenTeamTests: XCTestCase {
         try FileManager.default.copyItem(at: report, to: artifact.appendingPathComponent("ci.json"))
         try FileManager.default.copyItem(at: f.output, to: artifact.appendingPathComponent("out"))
         let fail = try XCTUnwrap(GoldenTestFolder.line(run, "FAIL shifted: "))
-        XCTAssertTrue(fail.hasSuffix("; to accept: stipple test --accept \(report.path) --output \(f.output.path) shifted"), fail)
+        XCTAssertTrue(fail.contains("; to accept: stipple test --accept \(report.path) --output \(f.output.path) shifted; "), fail)
 
         // One case, by name: the accepted golden then passes; the others still fail.
         run = try TestSupport.stipple(["test", "--accept", report.path, "shifted"])
