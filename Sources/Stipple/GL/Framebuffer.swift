@@ -27,7 +27,7 @@ final class Framebuffer {
         return p
     }
     private let fbo: GLuint
-    private let texture: GLuint
+    let texture: GLuint
     private var readBuffer: [UInt8]
 
     init(gl: GL, width: Int, height: Int, guardBand: Int) throws {

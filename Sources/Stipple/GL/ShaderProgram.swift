@@ -83,12 +83,13 @@ final class ShaderProgram {
         return shader
     }
 
-    /// Sets a float uniform (1 or 2 components), unless it already holds that value.
+    /// Sets a float uniform (1, 2 or 4 components), unless it already holds that value.
     func set(_ gl: GL, _ name: String, _ v: Float...) {
         let loc = uniform(gl, name)
         if values[loc] == v { gl.skipped(); return }
         switch v.count {
         case 1: gl.uniform1f(loc, v[0])
+        case 4: gl.uniform4f(loc, v[0], v[1], v[2], v[3])
         default: gl.uniform2f(loc, v[0], v[1])
         }
         values[loc] = v

@@ -11,7 +11,7 @@ extension Renderer {
     /// hold is an `InputError` at the script's canvas size.
     public func render(_ scene: Scene, frame: Int, primitive: Primitive = .points) throws -> Image {
         try scene.checkFits(info)
-        return try render(canvas: scene.canvas, batches: scene.batches(atFrame: frame),
+        return try render(canvas: scene.canvas, batches: edgeResolvedBatches(scene, atFrame: frame, primitive: primitive),
                           settings: RenderSettings(effects: scene.effects, primitive: primitive))
     }
 }

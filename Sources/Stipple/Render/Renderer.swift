@@ -81,6 +81,9 @@ public actor Renderer {
     /// Draws without reading back (the benchmark times drawing and reading apart).
     package func drawImmediate(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
                                ageOffset: Float = 0) throws {
+        if batches.contains(where: { $0.mode != nil }) {
+            return try drawWithModes(canvas: canvas, batches: batches, settings: settings, ageOffset: ageOffset)
+        }
         let target = try beginFrame(canvas)
         plan.reset(settings: settings, ageOffset: ageOffset)
         planner(canvas, settings, ageOffset).planImmediate(batches, into: &plan)

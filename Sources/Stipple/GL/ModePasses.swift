@@ -1,0 +1,147 @@
+import CStipple
+
+/// Runs stroke layers on the GPU (docs/brush-modes.md): draws a stroke's stamps into the
+/// layer target L, keeps a copy of the canvas before the stroke, blurs what the mode needs
+/// (separable passes), then draws the result over the region the stroke can touch. Every
+/// pass but the clears is kept to that region by the scissor box.
+final class ModePasses {
+    private let gl: GL
+    private var layer: Framebuffer?
+    private var before: Framebuffer?
+    private var blurred: Framebuffer?
+    private var shadow: Framebuffer?
+    private var programs: [String: ShaderProgram] = [:]
+    private let quad: VertexBuffer
+    private var quadUploaded = false
+
+    init(gl: GL) {
+        self.gl = gl
+        quad = VertexBuffer(gl: gl)
+    }
+
+    /// A target of the canvas's size with `band` around it, kept while it fits.
+    private func target(_ slot: inout Framebuffer?, like canvas: Framebuffer, band: Int) throws -> Framebuffer {
+        if let t = slot, t.width == canvas.width, t.height == canvas.height, t.guardBand == band { return t }
+        slot?.delete(gl)
+        slot = nil
+        let t = try Framebuffer(gl: gl, width: canvas.width, height: canvas.height, guardBand: band)
+        slot = t
+        return t
+    }
+
+    private func program(_ fragment: String) throws -> ShaderProgram {
+        if let p = programs[fragment] { return p }
+        let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment)
+        programs[fragment] = p
+        return p
+    }
+
+    /// Draws one stroke layer onto `canvas`: `stamps` is the plan of the stroke's stamps alone.
+    func draw(_ pass: StrokeLayerPass, stamps: FramePlan, drawer: FrameDrawer, onto canvas: Framebuffer) throws {
+        let band = canvas.guardBand
+        let l = try target(&layer, like: canvas, band: band)
+        let c = try target(&before, like: canvas, band: band)
+        gl.disable(GLenum(GL_SCISSOR_TEST))
+        l.fill(gl, red: 0, green: 0, blue: 0, alpha: 0)
+        try drawer.draw(stamps, layers: [], into: l)
+        c.copy(gl, from: canvas)
+        gl.disable(GLenum(GL_BLEND))
+
+        var blurredTexture = c.texture
+        if pass.mode.effect == .soften || pass.mode.effect == .sharpen {
+            let b = try target(&blurred, like: canvas, band: band)
+            b.bind(gl)
+            scissor(b, pass.stamps.grown(x: 0, y: StrokeMode.blurRadius).clipped(width: canvas.width, height: canvas.height))
+            let p = try program("mode_blur.frag")
+            gl.useProgram(p.id)
+            setCanvas(p, canvas)
+            p.setSampler(gl, "uBefore", unit: 0)
+            gl.bindTextureUnits([c.texture])
+            drawQuad()
+            blurredTexture = b.texture
+        }
+        var shadowTarget: Framebuffer?
+        if let s = pass.mode.shadow {
+            let t = try target(&shadow, like: canvas, band: max(1, s.radius))
+            gl.disable(GLenum(GL_SCISSOR_TEST))
+            t.fill(gl, red: 0, green: 0, blue: 0, alpha: 0)
+            scissor(t, pass.stamps.grown(x: s.radius, y: 0))
+            let p = try program("mode_shadow.frag")
+            gl.useProgram(p.id)
+            setCanvas(p, canvas)
+            setWeight(p, pass)
+            p.set(gl, "uPassBand", Float(t.guardBand))
+            p.set(gl, "uRadius", Float(s.radius))
+            p.set(gl, "uSigma", s.blur)
+            p.setSampler(gl, "uLayer", unit: 0)
+            p.setSampler(gl, "uBefore", unit: 1)
+            gl.bindTextureUnits([l.texture, c.texture])
+            drawQuad()
+            shadowTarget = t
+        }
+
+        canvas.bind(gl)
+        scissor(canvas, pass.region)
+        let p = try program("mode_apply.frag")
+        gl.useProgram(p.id)
+        setCanvas(p, canvas)
+        setWeight(p, pass)
+        p.set(gl, "uMode", ModePasses.modeNumber(pass.mode))
+        let st = shadowTarget ?? c
+        p.set(gl, "uPassTexSize", Float(st.targetWidth), Float(st.targetHeight))
+        p.set(gl, "uPassBand", Float(st.guardBand))
+        if let s = pass.mode.shadow {
+            p.set(gl, "uShadowRadius", Float(s.radius))
+            p.set(gl, "uSigma", s.blur)
+            p.set(gl, "uShadowOffset", Float(s.dx), Float(-s.dy))
+            p.set(gl, "uShadowColor", s.color.red, s.color.green, s.color.blue, s.color.alpha)
+        } else {
+            p.set(gl, "uShadowRadius", -1)
+        }
+        for (unit, name) in ["uBefore", "uLayer", "uBlurred", "uShadow"].enumerated() { p.setSampler(gl, name, unit: unit) }
+        gl.bindTextureUnits([c.texture, l.texture, blurredTexture, st.texture])
+        drawQuad()
+        gl.disable(GLenum(GL_SCISSOR_TEST))
+        try gl.checkError("drawing a stroke layer")
+    }
+
+    static func modeNumber(_ mode: StrokeMode) -> Float {
+        if let e = mode.effect { return Float(10 + StrokeMode.Effect.allCases.firstIndex(of: e)!) }
+        return Float(StrokeMode.Blend.allCases.firstIndex(of: mode.blend)!)
+    }
+
+    private func setCanvas(_ p: ShaderProgram, _ canvas: Framebuffer) {
+        p.set(gl, "uCanvasSize", Float(canvas.width), Float(canvas.height))
+        p.set(gl, "uTexSize", Float(canvas.targetWidth), Float(canvas.targetHeight))
+        p.set(gl, "uBand", Float(canvas.guardBand))
+    }
+
+    private func setWeight(_ p: ShaderProgram, _ pass: StrokeLayerPass) {
+        p.set(gl, "uOpacity", pass.mode.strokeOpacity)
+        if let r = pass.reference, let t = pass.mode.edgeTolerance {
+            p.set(gl, "uTolerance", Float(t))
+            p.set(gl, "uReference", r[0], r[1], r[2], r[3])
+        } else {
+            p.set(gl, "uTolerance", -1)
+        }
+    }
+
+    /// Limits drawing on `target` to `box` (canvas pixels, rows top to bottom).
+    private func scissor(_ target: Framebuffer, _ box: PixelBox) {
+        gl.enable(GLenum(GL_SCISSOR_TEST))
+        let band = target.guardBand
+        gl.scissor(x: box.x0 + band, y: target.height - box.y1 + band, width: box.width, height: box.height)
+    }
+
+    private func drawQuad() {
+        if !quadUploaded {
+            let corners: [Float] = [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1]
+            corners.withUnsafeBufferPointer { quad.upload(gl, $0, write: .bufferData) }
+            quadUploaded = true
+        }
+        gl.bindArrayBuffer(quad.id)
+        gl.attributePointer(ShaderProgram.Attribute.position.rawValue, size: 2, stride: 8, offset: 0)
+        for a in ShaderProgram.Attribute.allCases where a != .position { gl.constantAttribute(a.rawValue) }
+        gl.drawTriangles(first: 0, count: 6)
+    }
+}

@@ -1,0 +1,71 @@
+/// Frames with stroke layers (docs/brush-modes.md): plain batches are drawn stamp by stamp
+/// as always, a batch with a mode becomes a stroke layer that reads the canvas drawn so far.
+extension Renderer {
+    func drawWithModes(canvas: Canvas, batches: [StampBatch], settings: RenderSettings, ageOffset: Float) throws {
+        let target = try beginFrame(canvas)
+        let planner = planner(canvas, settings, ageOffset)
+        var i = 0
+        while i < batches.count {
+            var j = i
+            while j < batches.count, batches[j].mode == nil { j += 1 }
+            if j > i {
+                // A run of plain batches: one plan, exactly as a frame without modes draws them.
+                plan.reset(settings: settings, ageOffset: ageOffset)
+                planner.planImmediate(Array(batches[i..<j]), into: &plan)
+                try device.draw(plan, layers: [], into: target)
+                i = j
+                continue
+            }
+            let batch = batches[i]
+            i += 1
+            let mode = batch.mode!
+            var reference = batch.edgeReference
+            if mode.edgeTolerance != nil, reference == nil {
+                reference = try referenceNow(batch, target: target, canvas: canvas)
+            }
+            let pass = batch.stamps.withUnsafeBufferPointer {
+                StrokeLayerPass(mode: mode, stamps: $0, ageOffset: ageOffset, effects: settings.effects,
+                                width: canvas.width, height: canvas.height, reference: reference)
+            }
+            guard let pass else { continue }
+            plan.reset(settings: settings, ageOffset: ageOffset)
+            var plain = batch
+            plain.mode = nil
+            planner.planImmediate([plain], into: &plan)
+            try device.drawStrokeLayer(pass, stamps: plan, onto: target)
+        }
+    }
+
+    /// The edge reference read from the canvas as drawn so far in this frame: right when the
+    /// stroke's first sample is born at this frame (and for batches that name no anchor).
+    private func referenceNow(_ batch: StampBatch, target: Framebuffer, canvas: Canvas) throws -> EdgeReference {
+        let anchor = batch.edgeAnchor ?? batch.stamps.first.map { EdgeAnchor(x: $0.x, y: $0.y, frame: 0, entry: 0) }
+        guard let pixel = anchor?.pixel(width: canvas.width, height: canvas.height) else { return .offCanvas }
+        let p = try device.readPixel(target, x: pixel.x, y: pixel.y)
+        return .color(p[0], p[1], p[2], p[3])
+    }
+
+    /// The scene's batches at `frame`, each "detect edges" stroke born before `frame` given
+    /// its reference: the pixel under its first sample in the canvas drawn up to it at the
+    /// frame it was born (rendered again here, from the scene).
+    func edgeResolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points) throws -> [StampBatch] {
+        var batches = scene.batches(atFrame: frame)
+        for i in batches.indices where batches[i].mode?.edgeTolerance != nil && batches[i].edgeReference == nil {
+            guard let anchor = batches[i].edgeAnchor else { continue }
+            let birth = anchor.frame - scene.session.startFrame
+            guard birth < frame else { continue }  // born now: read while the frame is drawn
+            guard let pixel = anchor.pixel(width: scene.canvas.width, height: scene.canvas.height) else {
+                batches[i].edgeReference = .offCanvas
+                continue
+            }
+            let then = try edgeResolvedBatches(scene, atFrame: birth, primitive: primitive)
+            guard let at = then.firstIndex(where: { $0.edgeAnchor?.entry == anchor.entry }) else { continue }
+            let settings = RenderSettings(effects: scene.effects, primitive: primitive)
+            try drawImmediate(canvas: scene.canvas, batches: Array(then[..<at]), settings: settings)
+            guard let target = device.frameTarget else { continue }
+            let p = try device.readPixel(target, x: pixel.x, y: pixel.y)
+            batches[i].edgeReference = .color(p[0], p[1], p[2], p[3])
+        }
+        return batches
+    }
+}
