@@ -1,8 +1,12 @@
 /// Frames with stroke layers (docs/brush-modes.md): plain batches are drawn stamp by stamp
 /// as always, a batch with a mode becomes a stroke layer that reads the canvas drawn so far.
 extension Renderer {
-    func drawWithModes(canvas: Canvas, batches: [StampBatch], settings: RenderSettings, ageOffset: Float) throws {
-        let target = try beginFrame(canvas)
+    /// Draws `batches` onto `target` (filled already); returns each batch's edge reference
+    /// as used (nil for batches without edges).
+    @discardableResult
+    func drawWithModes(_ batches: [StampBatch], canvas: Canvas, settings: RenderSettings, ageOffset: Float,
+                       into target: Framebuffer) throws -> [EdgeReference?] {
+        var references = [EdgeReference?](repeating: nil, count: batches.count)
         let planner = planner(canvas, settings, ageOffset)
         var i = 0
         while i < batches.count {
@@ -21,8 +25,10 @@ extension Renderer {
             let mode = batch.mode!
             var reference = batch.edgeReference
             if mode.edgeTolerance != nil, reference == nil {
+                guard batch.edgeAnchor != nil || !batch.stamps.isEmpty else { continue }
                 reference = try referenceNow(batch, target: target, canvas: canvas)
             }
+            references[i - 1] = reference
             let pass = batch.stamps.withUnsafeBufferPointer {
                 StrokeLayerPass(mode: mode, stamps: $0, ageOffset: ageOffset, effects: settings.effects,
                                 width: canvas.width, height: canvas.height, reference: reference)
@@ -33,6 +39,36 @@ extension Renderer {
             plain.mode = nil
             planner.planImmediate([plain], into: &plan)
             try device.drawStrokeLayer(pass, stamps: plan, onto: target)
+        }
+        return references
+    }
+
+    /// Gives a layer a brush mode: frames then draw it as a stroke layer.
+    public func setMode(_ mode: StrokeMode?, of layer: LayerID) {
+        layers[layer]?.mode = mode
+    }
+
+    /// Resident layers when some have a mode: each layer's live window as a batch (ages at
+    /// frame 0), drawn through the stroke-layer path. A layer keeps the edge reference it
+    /// read the first time it was drawn (the frame its first sample was drawn live).
+    func drawLayersWithModes(_ chosen: [StampLayer], canvas: Canvas, frame: Int, settings: RenderSettings,
+                             into target: Framebuffer) throws {
+        let f = Float(frame)
+        let batches = chosen.map { layer -> StampBatch in
+            let w = layer.window(at: f, effects: settings.effects)
+            var b = StampBatch(brushKey: layer.brush.key, brush: layer.brush.brush, stamps: Array(layer.stamps[w]),
+                               rotations: layer.rotations.map { Array($0[w]) })
+            b.mode = layer.mode
+            b.edgeReference = layer.edgeReference
+            if layer.mode?.edgeTolerance != nil, let first = layer.stamps.first {
+                b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: Int(-first.age), entry: 0)
+            }
+            return b
+        }
+        let references = try drawWithModes(batches, canvas: canvas, settings: settings, ageOffset: f, into: target)
+        for (layer, r) in zip(chosen, references) where layer.edgeReference == nil && r != nil {
+            // Kept once the first stamp is born: read before, it would be the canvas without it.
+            if let first = layer.stamps.first, first.age + f >= 0 { layer.edgeReference = r }
         }
     }
 

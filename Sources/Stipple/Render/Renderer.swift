@@ -82,7 +82,9 @@ public actor Renderer {
     package func drawImmediate(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
                                ageOffset: Float = 0) throws {
         if batches.contains(where: { $0.mode != nil }) {
-            return try drawWithModes(canvas: canvas, batches: batches, settings: settings, ageOffset: ageOffset)
+            _ = try drawWithModes(batches, canvas: canvas, settings: settings, ageOffset: ageOffset,
+                                  into: try beginFrame(canvas))
+            return
         }
         let target = try beginFrame(canvas)
         plan.reset(settings: settings, ageOffset: ageOffset)

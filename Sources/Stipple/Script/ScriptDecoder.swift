@@ -203,12 +203,13 @@ struct ScriptDecoder: JSONReading {
             var stroke = try strokeSpec(members, samples: points.value, context: what,
                                         index: try seedIndex(members) ?? strokeCount, fps: script.fps)
             strokeCount += 1
+            stroke.style.mode = try strokeMode(members, context: what)
             stroke.style.cull = StrokeCull(width: Double(script.canvas.width), height: Double(script.canvas.height),
                                            pointScale: Double(script.pointScale),
                                            drift: script.maxAge > 0 ? Double(script.dissolveDistance) : 0)
             try checkStampBudget(of: stroke, script: script, entry: value, what: what)
             return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke,
-                             mode: try strokeMode(members, context: what))
+                             mode: stroke.style.mode)
         }
     }
 
