@@ -19,6 +19,12 @@ extension GL {
         if let first = textures.first { bindTexture(first) }
     }
 
+    /// Copies a block of the bound framebuffer into the same place of the bound texture.
+    func copyToBoundTexture(x: Int, y: Int, width: Int, height: Int) {
+        guard width > 0, height > 0, enter("glCopyTexSubImage2D") else { return }
+        glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(x), GLint(y), GLint(x), GLint(y), GLsizei(width), GLsizei(height))
+    }
+
     func uniform4f(_ loc: GLint, _ a: Float, _ b: Float, _ c: Float, _ d: Float) {
         if enter("glUniform4f") { glUniform4f(loc, a, b, c, d) }
     }

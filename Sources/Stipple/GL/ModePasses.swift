@@ -41,10 +41,15 @@ final class ModePasses {
         let band = canvas.guardBand
         let l = try target(&layer, like: canvas, band: band)
         let c = try target(&before, like: canvas, band: band)
-        gl.disable(GLenum(GL_SCISSOR_TEST))
-        l.fill(gl, red: 0, green: 0, blue: 0, alpha: 0)
+        // What the passes read of L and of the canvas: only that is cleared and copied.
+        let spread = max(StrokeMode.blurRadius, pass.mode.shadow?.radius ?? 0)
+        let read = pass.region.union(pass.stamps.grown(x: spread, y: StrokeMode.blurRadius))
+            .clipped(width: canvas.width, height: canvas.height)
+        clear(l, read)
         try drawer.draw(stamps, layers: [], into: l)
-        c.copy(gl, from: canvas)
+        canvas.bind(gl)
+        gl.bindTexture(c.texture)
+        gl.copyToBoundTexture(x: read.x0 + band, y: canvas.height - read.y1 + band, width: read.width, height: read.height)
         gl.disable(GLenum(GL_BLEND))
 
         var blurredTexture = c.texture
@@ -63,9 +68,10 @@ final class ModePasses {
         var shadowTarget: Framebuffer?
         if let s = pass.mode.shadow {
             let t = try target(&shadow, like: canvas, band: max(1, s.radius))
-            gl.disable(GLenum(GL_SCISSOR_TEST))
-            t.fill(gl, red: 0, green: 0, blue: 0, alpha: 0)
-            scissor(t, pass.stamps.grown(x: s.radius, y: 0))
+            let written = pass.stamps.grown(x: s.radius, y: 0)
+            clear(t, pass.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union(written))
+            gl.disable(GLenum(GL_BLEND))
+            scissor(t, written)
             let p = try program("mode_shadow.frag")
             gl.useProgram(p.id)
             setCanvas(p, canvas)
@@ -124,6 +130,14 @@ final class ModePasses {
         } else {
             p.set(gl, "uTolerance", -1)
         }
+    }
+
+    /// Clears `box` of `target` (canvas pixels) to transparent, and binds it.
+    private func clear(_ target: Framebuffer, _ box: PixelBox) {
+        target.bind(gl)
+        scissor(target, box)
+        gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
+        gl.disable(GLenum(GL_SCISSOR_TEST))
     }
 
     /// Limits drawing on `target` to `box` (canvas pixels, rows top to bottom).
