@@ -21,6 +21,8 @@ public struct BenchConfig: Sendable, Codable {
         /// Drawing sessions: undo latency against replaying every stroke, a long session's
         /// frame time and memory, many strokes' memory, frames while saving (SessionScenarios.swift).
         case session
+        /// Stroke layers (brush modes) against the same strokes drawn stamp by stamp.
+        case modes
     }
 
     /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);

@@ -31,6 +31,7 @@ public struct BenchSuite: Sendable {
             case .sequence: try await sequence(renderer, &report)
             case .video: try await video(renderer, &report)
             case .session: try await session(renderer, &report)
+            case .modes: try await modes(renderer, &report)
             }
         }
         return report

@@ -15,7 +15,8 @@ struct BenchCommand: AsyncParsableCommand {
             (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
             4:2:0 video, against render --frames PNGs + ffmpeg overlay), session (undo latency against \
             replaying every stroke, a long session's frame time and memory, many strokes' memory, frames \
-            while a large drawing is saved). Times are medians after warm-up, \
+            while a large drawing is saved), modes (strokes drawn as stroke layers — stroke opacity, effects, \
+            shadows — against the same stamps drawn stamp by stamp). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
             The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
             time over another's. --quick runs small sizes and judges no target.
