@@ -103,6 +103,7 @@ extension Scene {
         for batch in batches {
             let id = await renderer.makeLayer(brushKey: batch.brushKey, brush: batch.brush)
             try await renderer.append(batch.stamps, rotations: batch.rotations, to: id)
+            if let mode = batch.mode { await renderer.setMode(mode, of: id) }
             ids.append(id)
         }
         return ids

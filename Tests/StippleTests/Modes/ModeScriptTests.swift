@@ -49,3 +49,19 @@ final class ModeScriptTests: XCTestCase {
         XCTAssertEqual(stamps.status, 0, stamps.stderr)
     }
 }
+
+extension ModeScriptTests {
+    /// Resident layers made from a scene (what video output and sequences draw from) carry the
+    /// modes: frames drawn from them equal frames drawn from the scene.
+    func testLayersFromASceneDrawTheirModes() async throws {
+        let scene = try Scene(script: try fx.parse(text))
+        let renderer = try Renderer()
+        let layers = try await scene.makeLayers(on: renderer)
+        for n in 0...10 {
+            let fromLayers = try await renderer.renderLayers(layers, canvas: scene.canvas, frame: n,
+                                                             settings: RenderSettings(effects: scene.effects))
+            let fromScene = try await renderer.render(scene, frame: n)
+            XCTAssertEqual(fromLayers, fromScene, "frame \(n)")
+        }
+    }
+}
