@@ -54,7 +54,19 @@ extension Renderer {
     func drawLayersWithModes(_ chosen: [StampLayer], canvas: Canvas, frame: Int, settings: RenderSettings,
                              into target: Framebuffer) throws {
         let f = Float(frame)
-        let batches = chosen.map { layer -> StampBatch in
+        var i = 0
+        while i < chosen.count {
+            var j = i
+            while j < chosen.count, chosen[j].mode == nil { j += 1 }
+            if j > i {
+                // Plain layers stay resident: drawn from their GL buffers, nothing uploaded again.
+                device.bind(target)
+                try drawResident(Array(chosen[i..<j]), canvas: canvas, frame: frame, settings: settings, into: target)
+                i = j
+                continue
+            }
+            let layer = chosen[i]
+            i += 1
             let w = layer.window(at: f, effects: settings.effects)
             var b = StampBatch(brushKey: layer.brush.key, brush: layer.brush.brush, stamps: Array(layer.stamps[w]),
                                rotations: layer.rotations.map { Array($0[w]) })
@@ -63,12 +75,11 @@ extension Renderer {
             if layer.mode?.edgeTolerance != nil, let first = layer.stamps.first {
                 b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: Int(-first.age), entry: 0)
             }
-            return b
-        }
-        let references = try drawWithModes(batches, canvas: canvas, settings: settings, ageOffset: f, into: target)
-        for (layer, r) in zip(chosen, references) where layer.edgeReference == nil && r != nil {
+            let r = try drawWithModes([b], canvas: canvas, settings: settings, ageOffset: f, into: target)[0]
             // Kept once the first stamp is born: read before, it would be the canvas without it.
-            if let first = layer.stamps.first, first.age + f >= 0 { layer.edgeReference = r }
+            if layer.edgeReference == nil, r != nil, let first = layer.stamps.first, first.age + f >= 0 {
+                layer.edgeReference = r
+            }
         }
     }
 
