@@ -29,8 +29,8 @@ public struct StampBatch: Sendable, Equatable {
     /// How the batch meets the canvas (docs/brush-modes.md); nil: stamp by stamp.
     public var mode: StrokeMode?
     /// Where "detect edges" picks its reference, and the reference once known.
-    public var edgeAnchor: EdgeAnchor?
-    public var edgeReference: EdgeReference?
+    package var edgeAnchor: EdgeAnchor?
+    package var edgeReference: EdgeReference?
 
     public init(brushKey: String, brush: Brush, stamps: [SketchPoint], rotations: [Float]? = nil) {
         precondition(rotations == nil || rotations!.count == stamps.count, "one rotation a stamp")

@@ -1,16 +1,16 @@
 extension Scene {
     /// True when some draw entry has a brush mode (a stroke layer that reads the canvas).
-    public var hasStrokeLayers: Bool { batches.contains { $0.mode != nil } }
+    package var hasStrokeLayers: Bool { batches.contains { $0.mode != nil } }
 
     /// Each draw entry with a brush mode (numbered from 1) and its keys in words.
-    public var strokeLayerSummary: [(entry: Int, text: String)] {
+    package var strokeLayerSummary: [(entry: Int, text: String)] {
         batches.enumerated().compactMap { i, b in b.mode.map { (i + 1, $0.summary) } }
     }
 }
 
 extension StrokeMode {
     /// The keys as a script would give them, in words: "effect desaturate, strokeOpacity 0.5, edges 32".
-    public var summary: String {
+    package var summary: String {
         var parts: [String] = []
         if let e = effect { parts.append("effect \(e.rawValue)") } else { parts.append("blend \(blend.rawValue)") }
         if strokeOpacity != 1 { parts.append("strokeOpacity \(strokeOpacity)") }

@@ -20,12 +20,12 @@ struct PixelBox: Equatable {
 
 /// Where "detect edges" picks its reference colour: the stroke's first sample and the frame
 /// it is born at (render frames).
-public struct EdgeAnchor: Sendable, Equatable {
-    public var x: Float, y: Float
-    public var frame: Int
+package struct EdgeAnchor: Sendable, Equatable {
+    package var x: Float, y: Float
+    package var frame: Int
     /// The draw entry's index in its script, to find the stroke at another frame.
-    public var entry: Int
-    public init(x: Float, y: Float, frame: Int, entry: Int) { self.x = x; self.y = y; self.frame = frame; self.entry = entry }
+    package var entry: Int
+    package init(x: Float, y: Float, frame: Int, entry: Int) { self.x = x; self.y = y; self.frame = frame; self.entry = entry }
 
     /// The canvas pixel under the anchor, or nil when it is off a canvas of that size.
     func pixel(width: Int, height: Int) -> (x: Int, y: Int)? {
@@ -35,7 +35,7 @@ public struct EdgeAnchor: Sendable, Equatable {
 }
 
 /// The reference colour of "detect edges", once known.
-public enum EdgeReference: Sendable, Equatable {
+package enum EdgeReference: Sendable, Equatable {
     /// The canvas pixel under the first sample, premultiplied 8-bit RGBA.
     case color(UInt8, UInt8, UInt8, UInt8)
     /// The first sample was off the canvas: the stroke touches nothing.
