@@ -55,6 +55,26 @@ extension Renderer {
                              into target: Framebuffer) throws {
         let f = Float(frame)
         var i = 0
+        // Frames drawn into the frame target start from the newest snapshot whose layers are unchanged.
+        let base = ModeSnapshots.Base(width: canvas.width, height: canvas.height, background: canvas.background,
+                                      settings: settings)
+        let keys = target === device.frameTarget
+            ? ModeSnapshots.keys(chosen, frame: f, settings: settings, background: canvas.background) : nil
+        if let keys {
+            for t in modeSnapshots.removeAll(notSized: canvas.width, canvas.height) { device.deleteTarget(t) }
+            if let (count, snapshot) = modeSnapshots.longest(base, keys) {
+                try device.fill(target, with: .copy(snapshot))
+                i = count
+            }
+        }
+        func boundary(_ b: Int) throws {
+            guard let keys, b > 0, b >= chosen.count - 2, !modeSnapshots.has(base, keys[..<b]) else { return }
+            let snapshot = try modeSnapshots.keep(base, Array(keys[..<b])) {
+                try device.makeTarget(width: target.width, height: target.height, guardBand: target.guardBand)
+            }
+            try device.fill(snapshot, with: .copy(target))
+            device.bind(target)
+        }
         while i < chosen.count {
             var j = i
             while j < chosen.count, chosen[j].mode == nil { j += 1 }
@@ -63,6 +83,7 @@ extension Renderer {
                 device.bind(target)
                 try drawResident(Array(chosen[i..<j]), canvas: canvas, frame: frame, settings: settings, into: target)
                 i = j
+                try boundary(i)
                 continue
             }
             let layer = chosen[i]
@@ -80,7 +101,13 @@ extension Renderer {
             if layer.edgeReference == nil, r != nil, let first = layer.stamps.first, first.age + f >= 0 {
                 layer.edgeReference = r
             }
+            try boundary(i)
         }
+    }
+
+    /// Forgets the snapshots of frames with stroke layers and frees their targets.
+    func forgetModeSnapshots() {
+        for t in modeSnapshots.removeAll() { device.deleteTarget(t) }
     }
 
     /// The edge reference read from the canvas as drawn so far in this frame: right when the

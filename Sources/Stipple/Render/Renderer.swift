@@ -22,6 +22,8 @@ public actor Renderer {
     var nextLayer = 0
     var surfaces: [SurfaceID: Framebuffer] = [:]
     var nextSurface = 0
+    /// Canvases part-way through frames with stroke layers (see `ModeSnapshots`).
+    var modeSnapshots = ModeSnapshots()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 

@@ -89,3 +89,41 @@ final class ModeSessionTests: XCTestCase {
         XCTAssertEqual(rendered, image)
     }
 }
+
+extension ModeSessionTests {
+    /// Frames drawn after every step (so later frames start from kept canvases) equal the
+    /// same steps replayed on another renderer and drawn once at the end, for random mixes of
+    /// mode strokes, undo, redo and clear.
+    func testFramesFromKeptCanvasesEqualAFullRedraw() async throws {
+        for seed in 0..<4 {
+            var rng = SplitMix64(seed: UInt64(seed) &+ 40)
+            var steps: [(Int, (Double, Double), (Double, Double))] = []
+            for _ in 0..<14 {
+                let a = (Double(rng.next() % 48), Double(rng.next() % 36)), b = (Double(rng.next() % 48), Double(rng.next() % 36))
+                steps.append((Int(rng.next() % 8), a, b))
+            }
+            func run(_ live: LiveCanvas, everyStep: Bool) async throws -> Image {
+                for (op, a, b) in steps {
+                    switch op {
+                    case 5: try? await live.undo()
+                    case 6: try? await live.redo()
+                    case 7: try? await live.clear()
+                    default:
+                        let id = await live.beginStroke(style: styles[op])
+                        try await live.add(x: a.0, y: a.1, t: 0, to: id)
+                        if everyStep { _ = try await live.render() }
+                        try await live.add(x: b.0, y: b.1, t: 0, to: id)
+                        try await live.endStroke(id)
+                    }
+                    if everyStep { _ = try await live.render() }
+                }
+                return try await live.render()
+            }
+            let stepwise = try await run(LiveCanvas(renderer: try Renderer(), canvas: canvas, fps: 30, seed: 1,
+                                                    undo: UndoLimits(steps: 6)), everyStep: true)
+            let once = try await run(LiveCanvas(renderer: try Renderer(), canvas: canvas, fps: 30, seed: 1,
+                                                undo: UndoLimits(steps: 6)), everyStep: false)
+            XCTAssertEqual(stepwise, once, "seed \(seed)")
+        }
+    }
+}
