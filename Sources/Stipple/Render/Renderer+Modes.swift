@@ -122,12 +122,8 @@ extension Renderer {
     /// The scene's batches at `frame`, each "detect edges" stroke born before `frame` given
     /// its reference: the pixel under its first sample in the canvas drawn up to it at the
     /// frame it was born (rendered again here, from the scene).
-    func edgeResolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points,
-                             known: [Int: EdgeReference] = [:]) throws -> [StampBatch] {
+    func edgeResolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points) throws -> [StampBatch] {
         var batches = scene.batches(atFrame: frame)
-        for i in batches.indices {
-            if let entry = batches[i].edgeAnchor?.entry, let r = known[entry] { batches[i].edgeReference = r }
-        }
         for i in batches.indices where batches[i].mode?.edgeTolerance != nil && batches[i].edgeReference == nil {
             guard let anchor = batches[i].edgeAnchor else { continue }
             let birth = anchor.frame - scene.session.startFrame
@@ -136,7 +132,7 @@ extension Renderer {
                 batches[i].edgeReference = .offCanvas
                 continue
             }
-            let then = try edgeResolvedBatches(scene, atFrame: birth, primitive: primitive, known: known)
+            let then = try edgeResolvedBatches(scene, atFrame: birth, primitive: primitive)
             guard let at = then.firstIndex(where: { $0.edgeAnchor?.entry == anchor.entry }) else { continue }
             let settings = RenderSettings(effects: scene.effects, primitive: primitive)
             try drawImmediate(canvas: scene.canvas, batches: Array(then[..<at]), settings: settings)
@@ -145,26 +141,5 @@ extension Renderer {
             batches[i].edgeReference = .color(p[0], p[1], p[2], p[3])
         }
         return batches
-    }
-}
-
-extension Renderer {
-    /// Frame `frame` of `scene`, premultiplied (rows top to bottom), with the edge references
-    /// already known (by draw entry) used as they are; returns them with those read at this
-    /// frame added. A caller that draws frames in order (a bake) so reads each stroke's
-    /// reference at its birth frame from the frame's own background.
-    package func renderPremultiplied(_ scene: Scene, frame: Int, primitive: Primitive = .points,
-                                     references: [Int: EdgeReference]) throws -> ([UInt8], [Int: EdgeReference]) {
-        let batches = try edgeResolvedBatches(scene, atFrame: frame, primitive: primitive, known: references)
-        let settings = RenderSettings(effects: scene.effects, primitive: primitive)
-        let used = try drawWithModes(batches, canvas: scene.canvas, settings: settings, ageOffset: 0,
-                                     into: try beginFrame(scene.canvas))
-        var known = references
-        for (b, r) in zip(batches, used) {
-            guard let r, let anchor = b.edgeAnchor, known[anchor.entry] == nil,
-                  frame >= anchor.frame - scene.session.startFrame else { continue }
-            known[anchor.entry] = r
-        }
-        return (try readFrame(), known)
     }
 }

@@ -8,24 +8,18 @@
 /// paint and reveals the video under it: what is drawn is composited over the frame, so an
 /// eraser cannot make the video itself transparent.
 struct ModeBake {
-    let scene: Scene
     let renderer: Renderer
     let conversion: YCbCrConversion
-    let primitive: Primitive
-    /// Edge references by draw entry, read at each stroke's birth frame from that frame.
-    private var references: [Int: EdgeReference] = [:]
+    let settings: RenderSettings
 
-    init(scene: Scene, renderer: Renderer, conversion: YCbCrConversion, primitive: Primitive) {
-        self.scene = scene; self.renderer = renderer; self.conversion = conversion; self.primitive = primitive
-    }
-
-    /// Draws frame `n` of the script over `frame` (decoded planes), in place.
-    mutating func apply(frame n: Int, to frame: inout Y4MFrame) async throws {
+    /// Draws `layers` (the script's shown at clock frame `n`, then any live strokes) over
+    /// `frame` (decoded planes), in place. A "detect edges" layer keeps the reference it
+    /// reads the first time its first stamp is drawn: from the frame it is born on.
+    func apply(frame n: Int, layers: [LayerID], to frame: inout Y4MFrame) async throws {
         let video = ModeBake.rgba(of: frame, conversion)
-        var s = scene
-        s.canvas.background = .image(Image(width: frame.header.width, height: frame.header.height, pixels: video))
-        let (drawn, known) = try await renderer.renderPremultiplied(s, frame: n, primitive: primitive, references: references)
-        references = known
+        let (w, h) = (frame.header.width, frame.header.height)
+        let canvas = Canvas(width: w, height: h, background: .image(Image(width: w, height: h, pixels: video)))
+        let drawn = try await renderer.renderLayersPremultiplied(layers, canvas: canvas, frame: n, settings: settings)
         ModeBake.write(drawn, over: video, into: &frame, conversion)
     }
 

@@ -84,8 +84,7 @@ public final class VideoBake: @unchecked Sendable {
         // Premultiplied, as read back: only covered pixels are un-premultiplied, by the
         // compositor, off the render thread.
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
-        var modes = scene.hasStrokeLayers ? ModeBake(scene: scene, renderer: renderer, conversion: conversion,
-                                                     primitive: settings.primitive) : nil
+        let modes = scene.hasStrokeLayers ? ModeBake(renderer: renderer, conversion: conversion, settings: settings) : nil
         func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
             Task {
                 guard !scene.hasStrokeLayers else { return nil }
@@ -113,7 +112,8 @@ public final class VideoBake: @unchecked Sendable {
                 let sketched = try await next.value
                 lap(\.waitingForRenderer)
                 next = sketch(n + 1)
-                try await modes?.apply(frame: n, to: &frame)
+                try await modes?.apply(frame: session.clockFrame(n), layers: session.shown(layers, atFrame: n)
+                                       + (try await extraLayers?(n) ?? []), to: &frame)
                 if let sketched {
                     PlaneCompositor.composite(sketched, width: canvas.width, height: canvas.height, premultiplied: true,
                                               over: &frame, conversion: conversion)
