@@ -23,6 +23,10 @@ uniform float uOpacity;      // strokeOpacity k
 uniform float uTolerance;    // edges: tolerance, or -1 without edges
 uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
 uniform float uShadowRadius; // R = ceil(3 sigma), or -1 without a shadow
+// R compiled in as well, for a loop of constant length (see mode_shadow.frag).
+#ifndef SHADOW_TAPS
+#define SHADOW_TAPS 0
+#endif
 uniform float uSigma;
 uniform vec2 uShadowOffset;  // in the target's axes (y up)
 uniform vec4 uShadowColor;   // straight
@@ -32,9 +36,8 @@ vec4 fetch(sampler2D t, vec2 g) { return texture2D(t, (g + uBand + 0.5) / uTexSi
 float shadowWeight(vec2 g) {
     float sum = 0.0;
     float total = 0.0;
-    for (int i = 0; i <= 386; i++) {
-        float k = float(i) - uShadowRadius;
-        if (k > uShadowRadius) break;
+    for (int i = -SHADOW_TAPS; i <= SHADOW_TAPS; i++) {
+        float k = float(i);
         float w = uSigma > 0.0 ? exp(-k * k / (2.0 * uSigma * uSigma)) : 1.0;
         vec2 q = vec2(g.x, g.y + k) - uShadowOffset;
         bool inside = all(greaterThanEqual(q, vec2(-uPassBand))) && all(lessThan(q, uCanvasSize + uPassBand));

@@ -15,7 +15,11 @@ uniform vec2 uCanvasSize;
 uniform vec2 uTexSize;       // L's and the canvas's texture
 uniform float uBand;         // their band
 uniform float uPassBand;     // this target's band
-uniform float uRadius;       // R
+// R, the taps on each side, is compiled in (a loop of constant length: a driver that runs
+// every iteration of a loop with a varying bound pays for the longest one).
+#ifndef SHADOW_TAPS
+#define SHADOW_TAPS 0
+#endif
 uniform float uSigma;
 uniform float uOpacity;      // strokeOpacity k
 uniform float uTolerance;    // edges: tolerance, or -1 without edges
@@ -36,9 +40,8 @@ void main() {
     vec2 g = floor(gl_FragCoord.xy) - uPassBand;
     float sum = 0.0;
     float total = 0.0;
-    for (int i = 0; i <= 386; i++) {
-        float k = float(i) - uRadius;
-        if (k > uRadius) break;
+    for (int i = -SHADOW_TAPS; i <= SHADOW_TAPS; i++) {
+        float k = float(i);
         float w = uSigma > 0.0 ? exp(-k * k / (2.0 * uSigma * uSigma)) : 1.0;
         sum += w * weightAt(vec2(g.x + k, g.y));
         total += w;

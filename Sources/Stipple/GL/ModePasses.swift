@@ -29,10 +29,12 @@ final class ModePasses {
         return t
     }
 
-    private func program(_ fragment: String) throws -> ShaderProgram {
-        if let p = programs[fragment] { return p }
-        let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment)
-        programs[fragment] = p
+    /// The program of `fragment`, with the shadow's taps on each side compiled in.
+    private func program(_ fragment: String, taps: Int = 0) throws -> ShaderProgram {
+        let key = "\(fragment) \(taps)"
+        if let p = programs[key] { return p }
+        let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment, defines: ["SHADOW_TAPS \(taps)"])
+        programs[key] = p
         return p
     }
 
@@ -72,12 +74,11 @@ final class ModePasses {
             clear(t, pass.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union(written))
             gl.disable(GLenum(GL_BLEND))
             scissor(t, written)
-            let p = try program("mode_shadow.frag")
+            let p = try program("mode_shadow.frag", taps: s.radius)
             gl.useProgram(p.id)
             setCanvas(p, canvas)
             setWeight(p, pass)
             p.set(gl, "uPassBand", Float(t.guardBand))
-            p.set(gl, "uRadius", Float(s.radius))
             p.set(gl, "uSigma", s.blur)
             p.setSampler(gl, "uLayer", unit: 0)
             p.setSampler(gl, "uBefore", unit: 1)
@@ -88,7 +89,7 @@ final class ModePasses {
 
         canvas.bind(gl)
         scissor(canvas, pass.region)
-        let p = try program("mode_apply.frag")
+        let p = try program("mode_apply.frag", taps: pass.mode.shadow?.radius ?? 0)
         gl.useProgram(p.id)
         setCanvas(p, canvas)
         setWeight(p, pass)

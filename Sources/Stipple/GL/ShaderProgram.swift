@@ -59,7 +59,8 @@ final class ShaderProgram {
         guard let text = sources[file] else {
             throw RenderError("GLSL/\(file): no such shader (shaders: \(sources.keys.sorted().joined(separator: ", ")))")
         }
-        let lines = defines.map { "#define \($0) 1" }
+        // "NAME" defines NAME as 1; "NAME VALUE" gives its value.
+        let lines = defines.map { $0.contains(" ") ? "#define \($0)" : "#define \($0) 1" }
         guard !lines.isEmpty else { return text }
         var all = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let at = all.first?.hasPrefix("#version") == true ? 1 : 0
