@@ -17,7 +17,7 @@ TEST_APT_PACKAGES := chromium ffmpeg
 # For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
 BENCH_APT_PACKAGES := libcairo2
 
-.PHONY: deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz clean
+.PHONY: deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -119,6 +119,16 @@ FUZZ_BUILD := cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=address \
 fuzz: deps
 	$(FUZZ_BUILD)
 	scripts/fuzz.sh "$$($(FUZZ_BUILD) --show-bin-path)" $(OUT)/fuzz $(FUZZ_RUNS) $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+# The brush-mode examples (examples/brush-modes/*.json) rendered into docs/images/, with the
+# photo they retouch as the "before" picture.
+MODE_EXAMPLES := blends effects edges shadow photo-retouch shadows-and-eraser
+examples: build-release
+	@mkdir -p docs/images
+	cp examples/brush-modes/photo.png docs/images/brush-modes-before.png
+	for e in $(MODE_EXAMPLES); do \
+	  $$($(SWIFT) build -c release --show-bin-path)/stipple render examples/brush-modes/$$e.json \
+	    -o docs/images/brush-modes-$$e.png || exit 1; done
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz Fuzz/.build $(OUT)

@@ -46,6 +46,20 @@ json_cases = {
 }
 for name, text in json_cases.items():
     out("FuzzScript", name + ".json", text)
+# Brush modes: every key of a stroke layer, and the combinations the decoder refuses.
+modes_head = '{"canvas":{"width":64,"height":48},"brushes":{"s":{"builtin":"soft-round"}},"draw":['
+modes_cases = {
+    "modes-every-key": '{"brush":"s","color":"#ff0000","points":[{"x":4,"y":4,"t":0},{"x":60,"y":40,"t":0.1}],'
+                       '"blend":"multiply","strokeOpacity":0.5,"edges":{"tolerance":40},'
+                       '"shadow":{"offset":[3,-2],"blur":2.5,"color":"#00000080"}},'
+                       '{"brush":"s","stamps":[[30,20,6,0,0,0,0,0,1]],"effect":"sharpen","edges":{}},'
+                       '{"brush":"s","points":[{"x":60,"y":4,"t":0}],"blend":"erase","strokeOpacity":1}',
+    "modes-effect-with-blend": '{"brush":"s","stamps":[],"effect":"soften","blend":"over"}',
+    "modes-shadow-on-erase": '{"brush":"s","stamps":[],"blend":"erase","shadow":{"offset":[4096,-4096],"blur":64}}',
+    "modes-bad-values": '{"brush":"s","stamps":[],"edges":{"tolerance":255.5},"shadow":{"offset":[0.5,1],"color":[0,0,0,1]}}',
+}
+for name, entries in modes_cases.items():
+    out("FuzzScript", name + ".json", modes_head + entries + "]}")
 for name, data in {"n_utf8_ff": b'["\xff"]', "n_utf8_overlong": b'["\xc0\xaf"]', "n_utf8_surrogate": b'["\xed\xa0\x80"]'}.items():
     out("FuzzScript", name + ".json", data)
 

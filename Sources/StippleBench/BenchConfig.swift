@@ -24,6 +24,8 @@ package struct BenchConfig: Sendable, Codable {
         /// A canvas drawn in tiles against one pass (Mpx/s), and the peak memory of a large
         /// render streamed band by band to PNG (BenchTiles.swift).
         case tiles
+        /// Stroke layers (brush modes) against the same strokes drawn stamp by stamp.
+        case modes
     }
 
     /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);

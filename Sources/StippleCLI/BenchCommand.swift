@@ -16,7 +16,8 @@ struct BenchCommand: AsyncParsableCommand {
             4:2:0 video, against render --frames PNGs + ffmpeg overlay), session (undo latency against \
             replaying every stroke, a long session's frame time and memory, many strokes' memory, frames \
             while a large drawing is saved), tiles (a canvas drawn in tiles against one pass, and the peak \
-            memory of a large render streamed to PNG band by band). Times are medians after warm-up, \
+            memory of a large render streamed to PNG band by band), modes (strokes drawn as stroke layers — stroke \
+            opacity, effects, shadows — against the same stamps drawn stamp by stamp). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
             The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
             time over another's. --quick runs small sizes and judges no target.

@@ -34,6 +34,7 @@ struct DescribeCommand: ParsableCommand {
                 "fps": fps, "maxAge": Double(maxAge), "stamps": t.stamps, "draws": scene.batches.count,
                 "brushes": brushes, "settledFrame": t.settledFrame,
             ]
+            object["strokeLayers"] = scene.strokeLayerSummary.map { ["entry": $0.entry, "mode": $0.text] }
             if let frames {
                 object["firstFrame"] = frames.lowerBound
                 object["lastFrame"] = frames.upperBound
@@ -51,6 +52,9 @@ struct DescribeCommand: ParsableCommand {
             ("stamps", "\(t.stamps) in \(scene.batches.count) draw\(scene.batches.count == 1 ? "" : "s"), "
                 + "\(brushes) brush\(brushes == 1 ? "" : "es")"),
         ]
+        for layer in scene.strokeLayerSummary {
+            lines.append(("stroke layer", "draw entry \(layer.entry): \(layer.text)"))
+        }
         if let frames {
             let end = t.lastFrame != nil ? "the last stamp's last frame" : "nothing changes after it"
             lines.append(("first frame", "\(frames.lowerBound) (the first stamp is born)"))

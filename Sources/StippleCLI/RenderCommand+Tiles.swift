@@ -14,8 +14,7 @@ extension RenderCommand {
     /// `showBands`, a progress line counts the bands.
     func renderTiledPNG(_ scene: Scene, frame n: Int, to path: String, renderer: Renderer,
                         settings: RenderSettings, exclusive: Bool, showBands: Bool) async throws {
-        let tiled = try renderer.planTiles(canvas: scene.canvas, batches: scene.batches(atFrame: n), settings: settings,
-                                           tile: tile)
+        let tiled = try await renderer.planTiles(scene, frame: n, primitive: settings.primitive, tile: tile)
         let progress = showBands ? ProgressLine(total: tiled.bandCount, label: "rendering bands of tiles") : nil
         let writer = try PNGBandWriter(path: path, width: scene.canvas.width, height: scene.canvas.height,
                                        compression: Int32(compression), exclusive: exclusive)

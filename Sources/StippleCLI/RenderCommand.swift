@@ -128,6 +128,13 @@ struct RenderCommand: AsyncParsableCommand {
         let range = sequence.frames
         let canvas = scene.canvas, upload = self.upload, session = scene.session
         let progress = ProgressLine(total: range.count, label: "rendering frames")
+        if scene.hasStrokeLayers {
+            // Stroke layers read the canvas drawn so far: each frame is drawn from the scene.
+            let primitive = settings.primitive
+            return try await sequence.run(overwrite: overwrite, render: { n in
+                try await renderer.render(scene, frame: n, primitive: primitive)
+            }, progress: { progress.update($0) })
+        }
         try await sequence.run(overwrite: overwrite, render: { n in
             try await renderer.renderLayers(session.shown(layers, atFrame: n), canvas: canvas,
                                             frame: session.clockFrame(n), settings: settings, upload: upload)

@@ -97,9 +97,9 @@ final class BadInputTests: BadInputTestCase {
             }
             """)
         try assertRefused(["render", "bad.json", "-o", "out.png"], output: "out.png",
-                          says: #"bad.json:5:64: unknown key "colour" in draw entry 1; expected one of: brush, stamps"#)
+                          says: #"bad.json:5:64: unknown key "colour" in draw entry 1; expected one of: brush, stamps, blend, strokeOpacity, effect, edges, shadow"#)
         try assertRefused(["stamps", "bad.json", "-o", "out.sketchpoints"], output: "out.sketchpoints",
-                          says: #"bad.json:5:64: unknown key "colour" in draw entry 1; expected one of: brush, stamps"#)
+                          says: #"bad.json:5:64: unknown key "colour" in draw entry 1; expected one of: brush, stamps, blend, strokeOpacity, effect, edges, shadow"#)
     }
 
     // MARK: Numbers

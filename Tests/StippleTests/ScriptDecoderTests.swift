@@ -104,7 +104,7 @@ final class ScriptDecoderTests: XCTestCase {
         fx.assertError("{ \(canvas), \"brushes\": { \"dot\": { \"builtin\": \"hard-round\", \"sise\": 3 } } }", at: "\"sise\"",
                        #"unknown key "sise" in brush "dot"; expected one of: builtin, size"#)
         fx.assertError("{ \(canvas), \"brushes\": { \"b\": { \"builtin\": \"hard-round\" } }, \"draw\": [ { \"brush\": \"b\", \"stamps\": [], \"color\": \"#fff\" } ] }",
-                       at: "\"color\"", #"unknown key "color" in draw entry 1; expected one of: brush, stamps"#)
+                       at: "\"color\"", #"unknown key "color" in draw entry 1; expected one of: brush, stamps, blend, strokeOpacity, effect, edges, shadow"#)
     }
 
     func testWrongTypes() {
@@ -230,7 +230,7 @@ final class ScriptDecoderTests: XCTestCase {
         fx.assertError(head + """
             { "brush": "soft", "colour": "#ff3b30", "points": [ { "x": 10, "y": 20, "t": 0.00, "pressure": 0.4 } ] }] }
             """, at: "\"colour\"",
-            "unknown key \"colour\" in draw entry 1; expected one of: brush, points, color, radius, spacing, smoothing, opacity, pressure, speed, rotation, seedIndex")
+            "unknown key \"colour\" in draw entry 1; expected one of: brush, points, color, radius, spacing, smoothing, opacity, pressure, speed, rotation, seedIndex, blend, strokeOpacity, effect, edges, shadow")
         fx.assertError(head + #"{ "brush": "soft", "points": [] }] }"#, at: "[] }] }",
                        "a stroke needs at least one touch sample in points; found none")
         fx.assertError(head + #"{ "brush": "soft", "stamps": 5 }] }"#, at: "5 }",

@@ -7,8 +7,10 @@ import CStipple
 final class GLDevice {
     let gl: GL
     let drawer: FrameDrawer
+    /// The brush modes' targets and programs, made on the first stroke layer.
+    lazy var modes = ModePasses(gl: gl)
     /// The target frames are drawn into, kept while the canvas size stays the same.
-    private var frameTarget: Framebuffer?
+    private(set) var frameTarget: Framebuffer?
     private var readback: [UInt8] = []
     /// The target tiles are drawn into (see GLDevice+Tiles), kept while the tile size stays.
     var tileTarget: Framebuffer?

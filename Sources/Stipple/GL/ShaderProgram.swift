@@ -59,7 +59,8 @@ final class ShaderProgram {
         guard let text = sources[file] else {
             throw RenderError("GLSL/\(file): no such shader (shaders: \(sources.keys.sorted().joined(separator: ", ")))")
         }
-        let lines = defines.map { "#define \($0) 1" }
+        // "NAME" defines NAME as 1; "NAME VALUE" gives its value.
+        let lines = defines.map { $0.contains(" ") ? "#define \($0)" : "#define \($0) 1" }
         guard !lines.isEmpty else { return text }
         var all = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let at = all.first?.hasPrefix("#version") == true ? 1 : 0
@@ -83,12 +84,13 @@ final class ShaderProgram {
         return shader
     }
 
-    /// Sets a float uniform (1 or 2 components), unless it already holds that value.
+    /// Sets a float uniform (1, 2 or 4 components), unless it already holds that value.
     func set(_ gl: GL, _ name: String, _ v: Float...) {
         let loc = uniform(gl, name)
         if values[loc] == v { gl.skipped(); return }
         switch v.count {
         case 1: gl.uniform1f(loc, v[0])
+        case 4: gl.uniform4f(loc, v[0], v[1], v[2], v[3])
         default: gl.uniform2f(loc, v[0], v[1])
         }
         values[loc] = v

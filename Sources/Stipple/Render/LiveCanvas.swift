@@ -69,6 +69,7 @@ public actor LiveCanvas {
     func beginStroke(brushKey: String, brush: Brush, style: StrokeStyle, seedIndex: Int) async -> StrokeID {
         let id = StrokeID(index: strokeCount)
         let layer = await renderer.makeLayer(brushKey: brushKey, brush: brush)
+        if let mode = style.mode { await renderer.setMode(mode, of: layer) }
         strokes[id] = OpenStroke(builder: StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: seedIndex),
                                  layer: layer)
         strokeCount = max(strokeCount, seedIndex) + 1

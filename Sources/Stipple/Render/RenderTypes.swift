@@ -26,6 +26,11 @@ public struct StampBatch: Sendable, Equatable {
     public var stamps: [SketchPoint]
     /// The brush's turn for each stamp (radians, clockwise on the canvas), or nil for upright.
     public var rotations: [Float]?
+    /// How the batch meets the canvas (docs/brush-modes.md); nil: stamp by stamp.
+    public var mode: StrokeMode?
+    /// Where "detect edges" picks its reference, and the reference once known.
+    package var edgeAnchor: EdgeAnchor?
+    package var edgeReference: EdgeReference?
 
     package init(brushKey: String, brush: Brush, stamps: [SketchPoint], rotations: [Float]? = nil) {
         precondition(rotations == nil || rotations!.count == stamps.count, "one rotation a stamp")

@@ -75,6 +75,9 @@ extension Renderer {
     /// Plans and draws resident layers onto a bound target.
     func drawResident(_ chosen: [StampLayer], canvas: Canvas, frame: Int, settings: RenderSettings,
                       into target: Framebuffer) throws {
+        if chosen.contains(where: { $0.mode != nil }) {
+            return try drawLayersWithModes(chosen, canvas: canvas, frame: frame, settings: settings, into: target)
+        }
         let f = Float(frame)
         plan.reset(settings: settings, ageOffset: f)
         for layer in chosen { layer.sync(device.gl) }

@@ -11,7 +11,7 @@ extension Renderer {
     /// driver can hold is drawn in tiles (the same pixels), into one image in memory.
     public func render(_ scene: Scene, frame: Int, primitive: Primitive = .points) throws -> Image {
         if let image = try renderInTilesWhenTooLarge(scene, frame: frame, primitive: primitive) { return image }
-        return try render(canvas: scene.canvas, batches: scene.batches(atFrame: frame),
+        return try render(canvas: scene.canvas, batches: edgeResolvedBatches(scene, atFrame: frame, primitive: primitive),
                           settings: RenderSettings(effects: scene.effects, primitive: primitive))
     }
 }

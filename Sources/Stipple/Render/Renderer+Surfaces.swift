@@ -26,6 +26,7 @@ extension Renderer {
     /// blending a frame would do over it.
     public func draw(_ ids: [LayerID], frame: Int, settings: RenderSettings, onto id: SurfaceID) throws {
         let target = try surface(id)
+        forgetModeSnapshots()  // they may start from this surface
         let chosen = try resolve(ids, frame: frame, effects: settings.effects)
         device.bind(target)
         try drawResident(chosen, canvas: Canvas(width: target.width, height: target.height), frame: frame,

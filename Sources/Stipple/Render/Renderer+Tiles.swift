@@ -34,7 +34,11 @@ extension Renderer {
 
     /// How far past the pixels it draws any entry of `batches` reads the canvas: blurs and
     /// shadows read around a stamp. A tile's apron is at least this wide.
-    nonisolated func readReach(of batches: [StampBatch]) -> Int { 0 }
+    /// Stroke layers that blur read their neighbours as earlier layers left them, so their
+    /// reaches add up along the draw order.
+    nonisolated func readReach(of batches: [StampBatch]) -> Int {
+        batches.reduce(0) { $0 + $1.mode.reach }
+    }
 
     /// The apron tiles of `batches` are drawn with: half the widest point any stamp can be
     /// drawn as, plus rounding (so a point that touches a tile is centred inside its target
@@ -121,12 +125,19 @@ extension Renderer {
         let side = info.maxCanvasSide
         guard scene.canvas.width > side.width || scene.canvas.height > side.height else { return nil }
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
-        return try renderTiled(planTiles(canvas: scene.canvas, batches: scene.batches(atFrame: frame), settings: settings))
+        return try renderTiled(planTiles(canvas: scene.canvas, batches: tiledEdgeResolvedBatches(scene, atFrame: frame,
+                                         primitive: primitive), settings: settings))
     }
 
     /// Draws a tile's batches, in order, onto its bound target: every stroke drawn stamp by
     /// stamp, as `drawImmediate` draws them onto a whole canvas.
     private func drawTile(_ batches: [StampBatch], planner: FramePlanner, frame: TiledFrame, into target: Framebuffer) throws {
+        if batches.contains(where: { $0.mode != nil }) {
+            // Stroke layers: the brush-mode passes, which work on a tile's target as on a canvas.
+            try drawWithModes(batches, canvas: frame.canvas, settings: frame.settings, ageOffset: frame.ageOffset,
+                              into: target)
+            return
+        }
         plan.reset(settings: frame.settings, ageOffset: frame.ageOffset)
         planner.planImmediate(batches, into: &plan)
         try device.draw(plan, layers: [], into: target)
@@ -144,7 +155,7 @@ extension Renderer {
     /// What tile `rect`'s target starts as: the background's colour, or the part of the
     /// background image under the tile and its apron (the rest transparent, as the band
     /// around a one-pass canvas is).
-    private func tileFill(_ canvas: Canvas, _ rect: TileRect, apron: Int) throws -> TileFill {
+    func tileFill(_ canvas: Canvas, _ rect: TileRect, apron: Int) throws -> TileFill {
         switch canvas.background {
         case let .color(c):
             let (r, g, b, a) = c.premultipliedRGBA8

@@ -22,6 +22,8 @@ public actor Renderer {
     var nextLayer = 0
     var surfaces: [SurfaceID: Framebuffer] = [:]
     var nextSurface = 0
+    /// Canvases part-way through frames with stroke layers (see `ModeSnapshots`).
+    var modeSnapshots = ModeSnapshots()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
@@ -81,6 +83,11 @@ public actor Renderer {
     /// Draws without reading back (the benchmark times drawing and reading apart).
     package func drawImmediate(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
                                ageOffset: Float = 0) throws {
+        if batches.contains(where: { $0.mode != nil }) {
+            _ = try drawWithModes(batches, canvas: canvas, settings: settings, ageOffset: ageOffset,
+                                  into: try beginFrame(canvas))
+            return
+        }
         let target = try beginFrame(canvas)
         plan.reset(settings: settings, ageOffset: ageOffset)
         planner(canvas, settings, ageOffset).planImmediate(batches, into: &plan)

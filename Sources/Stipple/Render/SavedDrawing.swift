@@ -96,6 +96,7 @@ package struct SavedDrawing: Sendable {
         case let .fixed(r): e += ", \"rotation\": \(n(r))"
         case .followStroke: e += ", \"rotation\": \"follow\""
         }
+        if let m = st.mode { e += m.scriptKeys { n($0) } }
         e += ",\n      \"points\": ["
         e += s.samples.map { t in
             var o = "{ \"x\": \(n(t.x)), \"y\": \(n(t.y)), \"t\": \(t.t)"

@@ -43,17 +43,17 @@ public struct Scene: Sendable {
             }
             background = .image(decoded.image)
         }
-        batches = script.draw.map { entry in
+        batches = script.draw.enumerated().map { index, entry in
             let b = brushes[entry.brush]!
             guard let stroke = entry.stroke else {
-                return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps)
+                return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps).withMode(entry, index: index, fps: script.fps)
             }
             // A stroke becomes stamps here (docs/reference.md §6), ages as at frame 0.
             let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.fps,
                                               seed: script.seed, strokeIndex: stroke.index)
             let turned = stamps.contains { $0.rotation != 0 }
             return StampBatch(brushKey: b.key, brush: b.brush, stamps: stamps.map(\.point),
-                              rotations: turned ? stamps.map(\.rotation) : nil)
+                              rotations: turned ? stamps.map(\.rotation) : nil).withMode(entry, index: index, fps: script.fps)
         }
         canvas = Canvas(width: script.canvas.width, height: script.canvas.height, background: background)
         effects = AgeEffects(maxAge: script.maxAge, dissolveDistance: script.dissolveDistance,
@@ -103,6 +103,7 @@ extension Scene {
         for batch in batches {
             let id = await renderer.makeLayer(brushKey: batch.brushKey, brush: batch.brush)
             try await renderer.append(batch.stamps, rotations: batch.rotations, to: id)
+            if let mode = batch.mode { await renderer.setMode(mode, of: id) }
             ids.append(id)
         }
         return ids

@@ -37,6 +37,9 @@ final class StampLayer {
     private(set) var bounds = StampBounds()
     let buffer: VertexBuffer
     let rotationBuffer: VertexBuffer
+    /// The layer's brush mode, and its edge reference once read (docs/brush-modes.md).
+    var mode: StrokeMode?
+    var edgeReference: EdgeReference?
 
     init(gl: GL, brush: BrushRef) {
         self.brush = brush

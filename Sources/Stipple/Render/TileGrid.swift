@@ -112,11 +112,9 @@ struct TileBins: Sendable {
             var end = start
             while end < bucket.count && Int(bucket[end] >> 32) == b { end += 1 }
             let batch = all[b]
-            var picked = StampBatch(brushKey: batch.brushKey, brush: batch.brush, stamps: [])
-            if end - start == batch.stamps.count {
-                picked.stamps = batch.stamps
-                picked.rotations = batch.rotations
-            } else {
+            // The batch as it is (brush, mode, edge reference), with the stamps that reach the tile.
+            var picked = batch
+            if end - start != batch.stamps.count {
                 let indices = bucket[start..<end].map { Int($0 & 0xFFFF_FFFF) }
                 picked.stamps = indices.map { batch.stamps[$0] }
                 picked.rotations = batch.rotations.map { r in indices.map { r[$0] } }

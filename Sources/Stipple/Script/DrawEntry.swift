@@ -11,10 +11,12 @@ public struct DrawEntry: Sendable {
     public var location: InputLocation
     /// The `.sketchpoints` file the stamps came from (resolved), if they came from one.
     public var source: String?
+    /// How the entry meets the canvas (docs/brush-modes.md); nil: stamp by stamp, as always.
+    public var mode: StrokeMode?
 
     public init(brush: String, stamps: [SketchPoint], location: InputLocation = .file, source: String? = nil,
-                stroke: StrokeSpec? = nil) {
+                stroke: StrokeSpec? = nil, mode: StrokeMode? = nil) {
         self.brush = brush; self.stamps = stamps; self.location = location; self.source = source
-        self.stroke = stroke
+        self.stroke = stroke; self.mode = mode
     }
 }

@@ -1,7 +1,7 @@
 /// `points` entries: a stroke's touch samples and its style (docs/reference.md §6, docs/strokes.md).
 extension ScriptDecoder {
     static let strokeEntryKeys = ["brush", "points", "color", "radius", "spacing", "smoothing", "opacity",
-                                  "pressure", "speed", "rotation", "seedIndex"]
+                                  "pressure", "speed", "rotation", "seedIndex"] + modeKeys
     static let sampleKeys = ["x", "y", "t", "pressure"]
     static let pressureKeys = ["radius", "opacity", "missing"]
     static let speedKeys = ["slow", "fast", "slowFactor", "fastFactor"]

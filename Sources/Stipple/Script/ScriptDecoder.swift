@@ -19,7 +19,7 @@ struct ScriptDecoder: JSONReading {
     static let canvasKeys = ["width", "height", "background"]
     static let backgroundImageKeys = ["image"]
     static let builtinBrushKeys = ["builtin", "size"]
-    static let stampsEntryKeys = ["brush", "stamps"]
+    static let stampsEntryKeys = ["brush", "stamps"] + modeKeys
 
     /// Strokes seen so far: a stroke's index seeds its random choices with the script's seed.
     private var strokeCount = 0
@@ -195,18 +195,21 @@ struct ScriptDecoder: JSONReading {
             let brush = try brushName(in: members, of: value, context: what, script: script)
             let (points, source) = try stampList(stamps.value, context: what)
             stampTotal += points.count
-            return DrawEntry(brush: brush, stamps: points, location: value.location, source: source)
+            return DrawEntry(brush: brush, stamps: points, location: value.location, source: source,
+                             mode: try strokeMode(members, context: what))
         case let .points(points):
             try checkKeys(members, allowed: ScriptDecoder.strokeEntryKeys, in: what)
             let brush = try brushName(in: members, of: value, context: what, script: script)
             var stroke = try strokeSpec(members, samples: points.value, context: what,
                                         index: try seedIndex(members) ?? strokeCount, fps: script.fps)
             strokeCount += 1
+            stroke.style.mode = try strokeMode(members, context: what)
             stroke.style.cull = StrokeCull(width: Double(script.canvas.width), height: Double(script.canvas.height),
                                            pointScale: Double(script.pointScale),
                                            drift: script.maxAge > 0 ? Double(script.dissolveDistance) : 0)
             try checkStampBudget(of: stroke, script: script, entry: value, what: what)
-            return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke)
+            return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke,
+                             mode: stroke.style.mode)
         }
     }
 

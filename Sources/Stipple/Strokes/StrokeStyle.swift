@@ -22,6 +22,9 @@ public struct StrokeStyle: Equatable, Sendable {
     /// Where stamps can show (the script layer sets it from the canvas): stamps that can
     /// never touch it are not made. Default nil: every stamp is made.
     package var cull: StrokeCull?
+    /// How the stroke meets the canvas (docs/brush-modes.md). Default nil: stamp by stamp.
+    /// It shapes no stamp; the renderer draws a stroke with a mode as a stroke layer.
+    public var mode: StrokeMode?
 
     public init(color: Color, radius: Float, spacing: Float = 0.15, smoothing: Float = 0.5,
                 opacity: Float = 1, pressure: PressureMapping = PressureMapping(),

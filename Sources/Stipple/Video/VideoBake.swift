@@ -83,8 +83,11 @@ public final class VideoBake: @unchecked Sendable {
         let (renderer, settings, span, session) = (self.renderer, self.settings, self.span, scene.session)
         // Premultiplied, as read back: only covered pixels are un-premultiplied, by the
         // compositor, off the render thread.
+        // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
+        let modes = scene.hasStrokeLayers ? ModeBake(renderer: renderer, conversion: conversion, settings: settings) : nil
         func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
             Task {
+                guard !scene.hasStrokeLayers else { return nil }
                 let extra = try await extraLayers?(n) ?? []
                 guard span.mayDraw(frame: session.clockFrame(n)) || !extra.isEmpty else { return nil }
                 // The script's undo, redo and clear entries choose the layers shown at frame n.
@@ -109,6 +112,8 @@ public final class VideoBake: @unchecked Sendable {
                 let sketched = try await next.value
                 lap(\.waitingForRenderer)
                 next = sketch(n + 1)
+                try await modes?.apply(frame: session.clockFrame(n), layers: session.shown(layers, atFrame: n)
+                                       + (try await extraLayers?(n) ?? []), to: &frame)
                 if let sketched {
                     PlaneCompositor.composite(sketched, width: canvas.width, height: canvas.height, premultiplied: true,
                                               over: &frame, conversion: conversion)

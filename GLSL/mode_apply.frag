@@ -1,0 +1,108 @@
+#version 100
+// A stroke layer meets the canvas (docs/brush-modes.md): the stroke's weight
+// a = L.a * k * w, its drop shadow, then its blend or its effect. Drawn over the region the
+// stroke can touch with blending off; reads the canvas as it was before the stroke.
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float;
+#else
+precision mediump float;
+#endif
+
+uniform sampler2D uBefore;   // d: the canvas before this stroke, premultiplied
+uniform sampler2D uLayer;    // L: the stroke's stamps over transparent, premultiplied
+uniform sampler2D uBlurred;  // soften/sharpen: uBefore blurred along x
+uniform sampler2D uShadow;   // shadow: the weight blurred along x (its own target, uPassOffset)
+uniform vec2 uCanvasSize;
+uniform vec2 uTexSize;
+uniform vec2 uOffset;        // window pixel minus canvas pixel (GL axes): the band, less a tile's origin
+uniform vec2 uPassTexSize;
+uniform vec2 uPassOffset;    // the same for the shadow's target
+uniform float uMode;         // 0 over, 1 erase, 2 multiply, 3 screen; effects 10 lighten,
+                             // 11 darken, 12 saturate, 13 desaturate, 14 soften, 15 sharpen
+uniform float uOpacity;      // strokeOpacity k
+uniform float uTolerance;    // edges: tolerance, or -1 without edges
+uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
+uniform float uShadowRadius; // R = ceil(3 sigma), or -1 without a shadow
+// R compiled in as well, for a loop of constant length (see mode_shadow.frag).
+#ifndef SHADOW_TAPS
+#define SHADOW_TAPS 0
+#endif
+uniform float uSigma;
+uniform vec2 uShadowOffset;  // in the target's axes (y up)
+uniform vec4 uShadowColor;   // straight
+
+vec4 fetch(sampler2D t, vec2 g) { return texture2D(t, (g + uOffset + 0.5) / uTexSize); }
+
+float shadowWeight(vec2 g) {
+    float sum = 0.0;
+    float total = 0.0;
+    for (int i = -SHADOW_TAPS; i <= SHADOW_TAPS; i++) {
+        float k = float(i);
+        float w = uSigma > 0.0 ? exp(-k * k / (2.0 * uSigma * uSigma)) : 1.0;
+        vec2 q = vec2(g.x, g.y + k) - uShadowOffset;
+        vec2 t = q + uPassOffset;
+        bool inside = all(greaterThanEqual(t, vec2(0.0))) && all(lessThan(t, uPassTexSize));
+        if (inside) sum += w * texture2D(uShadow, (t + 0.5) / uPassTexSize).a;
+        total += w;
+    }
+    return sum / total;
+}
+
+vec4 blurred(vec2 g) {
+    vec4 sum = vec4(0.0);
+    float total = 0.0;
+    for (int i = -6; i <= 6; i++) {
+        float k = float(i);
+        float w = exp(-k * k / 8.0);
+        sum += w * fetch(uBlurred, vec2(g.x, clamp(g.y + k, 0.0, uCanvasSize.y - 1.0)));
+        total += w;
+    }
+    return sum / total;
+}
+
+vec3 adjusted(vec3 c) {
+    float y = dot(c, vec3(0.299, 0.587, 0.114));
+    if (uMode < 10.5) return 1.0 - (1.0 - c) * (1.0 - c);
+    if (uMode < 11.5) return c * c;
+    if (uMode < 12.5) return clamp(y + 2.0 * (c - y), 0.0, 1.0);
+    return vec3(y);
+}
+
+void main() {
+    vec2 g = floor(gl_FragCoord.xy) - uOffset;
+    vec4 d = fetch(uBefore, g);
+    float w = 1.0;
+    if (uTolerance >= 0.0) {
+        vec4 diff = abs(floor(d * 255.0 + 0.5) - uReference);
+        w = max(max(diff.r, diff.g), max(diff.b, diff.a)) <= uTolerance ? 1.0 : 0.0;
+    }
+    vec4 s = fetch(uLayer, g) * (uOpacity * w);
+    if (uShadowRadius >= 0.0) {
+        float sa = shadowWeight(g) * uShadowColor.a;
+        d = vec4(uShadowColor.rgb * sa, sa) + d * (1.0 - sa);
+    }
+    if (uMode < 0.5) {
+        d = s + d * (1.0 - s.a);
+    } else if (uMode < 1.5) {
+        d = d * (1.0 - s.a);
+    } else if (uMode < 2.5) {
+        d = vec4(s.rgb * (1.0 - d.a) + d.rgb * (1.0 - s.a) + s.rgb * d.rgb, s.a + d.a * (1.0 - s.a));
+    } else if (uMode < 3.5) {
+        d = s + d - s * d;
+    } else if (d.a > 0.0 && s.a > 0.0) {
+        float m = s.a;
+        if (uMode < 13.5) {
+            vec3 c = d.rgb / d.a;
+            d = vec4((c + (adjusted(c) - c) * m) * d.a, d.a);
+        } else {
+            vec4 b = blurred(g);
+            vec4 e = b;
+            if (uMode > 14.5) {
+                e = clamp(2.0 * d - b, 0.0, 1.0);
+                e.rgb = min(e.rgb, e.a);
+            }
+            d = d + (e - d) * m;
+        }
+    }
+    gl_FragColor = d;
+}

@@ -1,0 +1,30 @@
+#version 100
+// Soften and sharpen, first half of the blur: the canvas before the stroke blurred along x
+// with taps at whole offsets -6...6, weights exp(-k^2/8) normalised (sigma = 2 px), the
+// canvas's border pixels repeated beyond it. Premultiplied in, premultiplied out.
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float;
+#else
+precision mediump float;
+#endif
+
+uniform sampler2D uBefore;   // the canvas before this stroke (same size and band as the canvas)
+uniform vec2 uCanvasSize;    // canvas pixels
+uniform vec2 uTexSize;       // the canvas texture, band included
+uniform vec2 uOffset;        // window pixel minus canvas pixel (GL axes)
+
+vec4 fetch(vec2 g) { return texture2D(uBefore, (g + uOffset + 0.5) / uTexSize); }
+
+void main() {
+    vec2 g = floor(gl_FragCoord.xy) - uOffset;
+    vec4 sum = vec4(0.0);
+    float total = 0.0;
+    for (int i = -6; i <= 6; i++) {
+        float k = float(i);
+        float w = exp(-k * k / 8.0);
+        vec2 q = vec2(clamp(g.x + k, 0.0, uCanvasSize.x - 1.0), clamp(g.y, 0.0, uCanvasSize.y - 1.0));
+        sum += w * fetch(q);
+        total += w;
+    }
+    gl_FragColor = sum / total;
+}

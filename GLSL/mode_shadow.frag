@@ -1,0 +1,50 @@
+#version 100
+// Drop shadow, first half of its blur: the stroke's weight a = L.a * k * w blurred along x,
+// taps -R...R (R = ceil(3 sigma)), weights exp(-k^2 / (2 sigma^2)) normalised, zero beyond
+// the canvas. Drawn into a target whose band is at least R, so the blur's spill past the
+// canvas's edge is kept; the weight is written to every channel.
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float;
+#else
+precision mediump float;
+#endif
+
+uniform sampler2D uLayer;    // the stroke layer L (canvas size and band)
+uniform sampler2D uBefore;   // the canvas before this stroke, for the edge weight
+uniform vec2 uCanvasSize;
+uniform vec2 uTexSize;       // L's and the canvas's texture
+uniform vec2 uOffset;        // their window pixel minus canvas pixel (GL axes)
+uniform vec2 uPassOffset;    // the same for this target
+// R, the taps on each side, is compiled in (a loop of constant length: a driver that runs
+// every iteration of a loop with a varying bound pays for the longest one).
+#ifndef SHADOW_TAPS
+#define SHADOW_TAPS 0
+#endif
+uniform float uSigma;
+uniform float uOpacity;      // strokeOpacity k
+uniform float uTolerance;    // edges: tolerance, or -1 without edges
+uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
+
+float weightAt(vec2 q) {
+    if (q.x < 0.0 || q.y < 0.0 || q.x >= uCanvasSize.x || q.y >= uCanvasSize.y) return 0.0;
+    vec2 uv = (q + uOffset + 0.5) / uTexSize;
+    float w = 1.0;
+    if (uTolerance >= 0.0) {
+        vec4 d = abs(floor(texture2D(uBefore, uv) * 255.0 + 0.5) - uReference);
+        w = max(max(d.r, d.g), max(d.b, d.a)) <= uTolerance ? 1.0 : 0.0;
+    }
+    return texture2D(uLayer, uv).a * uOpacity * w;
+}
+
+void main() {
+    vec2 g = floor(gl_FragCoord.xy) - uPassOffset;
+    float sum = 0.0;
+    float total = 0.0;
+    for (int i = -SHADOW_TAPS; i <= SHADOW_TAPS; i++) {
+        float k = float(i);
+        float w = uSigma > 0.0 ? exp(-k * k / (2.0 * uSigma * uSigma)) : 1.0;
+        sum += w * weightAt(vec2(g.x + k, g.y));
+        total += w;
+    }
+    gl_FragColor = vec4(sum / total);
+}

@@ -1,0 +1,23 @@
+import CStipple
+
+/// Stroke layers on the device: the brush modes' entry points.
+extension GLDevice {
+    /// Draws a stroke layer onto `target`; `stamps` plans the stroke's stamps alone.
+    func drawStrokeLayer(_ pass: StrokeLayerPass, stamps: FramePlan, onto target: Framebuffer) throws {
+        try modes.draw(pass, stamps: stamps, drawer: drawer, onto: target)
+    }
+
+    /// One pixel of a target's canvas (rows top to bottom), premultiplied 8-bit RGBA.
+    func readPixel(_ target: Framebuffer, x: Int, y: Int) throws -> [UInt8] {
+        target.bind(gl)
+        gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
+        var pixel = [UInt8](repeating: 0, count: 4)
+        pixel.withUnsafeMutableBytes {
+            gl.readPixels(x: target.guardBand + x - target.originX,
+                          y: target.targetHeight - 1 - (y - target.originY + target.guardBand), width: 1, height: 1,
+                          into: $0.baseAddress!)
+        }
+        try gl.checkError("reading the pixel under a stroke's first sample")
+        return pixel
+    }
+}

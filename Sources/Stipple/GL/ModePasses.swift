@@ -1,0 +1,192 @@
+import CStipple
+
+/// Runs stroke layers on the GPU (docs/brush-modes.md): draws a stroke's stamps into the
+/// layer target L, keeps a copy of the canvas before the stroke, blurs what the mode needs
+/// (separable passes), then draws the result over the region the stroke can touch. Every
+/// pass but the clears is kept to that region by the scissor box.
+final class ModePasses {
+    private let gl: GL
+    private var layer: Framebuffer?
+    private var before: Framebuffer?
+    private var blurred: Framebuffer?
+    private var shadow: Framebuffer?
+    private var programs: [String: ShaderProgram] = [:]
+    private let quad: VertexBuffer
+    private var quadUploaded = false
+
+    init(gl: GL) {
+        self.gl = gl
+        quad = VertexBuffer(gl: gl)
+    }
+
+    /// A target of the canvas target's size and origin (the whole canvas, or a tile) with
+    /// `band` around it, kept while it fits.
+    private func target(_ slot: inout Framebuffer?, like canvas: Framebuffer, band: Int) throws -> Framebuffer {
+        let t: Framebuffer
+        if let s = slot, s.width == canvas.width, s.height == canvas.height, s.guardBand == band {
+            t = s
+        } else {
+            slot?.delete(gl)
+            slot = nil
+            t = try Framebuffer(gl: gl, width: canvas.width, height: canvas.height, guardBand: band)
+            slot = t
+        }
+        t.originX = canvas.originX
+        t.originY = canvas.originY
+        return t
+    }
+
+    /// The program of `fragment`, with the shadow's taps on each side compiled in.
+    private func program(_ fragment: String, taps: Int = 0) throws -> ShaderProgram {
+        let key = "\(fragment) \(taps)"
+        if let p = programs[key] { return p }
+        let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment, defines: ["SHADOW_TAPS \(taps)"])
+        programs[key] = p
+        return p
+    }
+
+    /// Draws one stroke layer onto `canvas`: `stamps` is the plan of the stroke's stamps alone.
+    func draw(_ pass: StrokeLayerPass, stamps: FramePlan, drawer: FrameDrawer, onto canvas: Framebuffer) throws {
+        let band = canvas.guardBand
+        let l = try target(&layer, like: canvas, band: band)
+        let c = try target(&before, like: canvas, band: band)
+        // What the passes read of L and of the canvas: only that is cleared and copied.
+        // The shadow's first pass writes R past the stamps and reads R past that: L must be
+        // clear out to 2R, or a stroke drawn there earlier (another tile's, or this frame's)
+        // would cast a shadow.
+        let spread = max(StrokeMode.blurRadius, 2 * (pass.mode.shadow?.radius ?? 0))
+        let read = pass.region.union(pass.stamps.grown(x: spread, y: StrokeMode.blurRadius))
+            .clipped(width: pass.canvasWidth, height: pass.canvasHeight)
+        clear(l, read)
+        try drawer.draw(stamps, layers: [], into: l)
+        canvas.bind(gl)
+        gl.bindTexture(c.texture)
+        let copied = window(canvas, read)
+        gl.copyToBoundTexture(x: copied.x, y: copied.y, width: copied.width, height: copied.height)
+        gl.disable(GLenum(GL_BLEND))
+
+        var blurredTexture = c.texture
+        if pass.mode.effect == .soften || pass.mode.effect == .sharpen {
+            let b = try target(&blurred, like: canvas, band: band)
+            b.bind(gl)
+            scissor(b, pass.stamps.grown(x: 0, y: StrokeMode.blurRadius).clipped(width: pass.canvasWidth, height: pass.canvasHeight))
+            let p = try program("mode_blur.frag")
+            gl.useProgram(p.id)
+            setCanvas(p, canvas, pass)
+            p.setSampler(gl, "uBefore", unit: 0)
+            gl.bindTextureUnits([c.texture])
+            drawQuad()
+            blurredTexture = b.texture
+        }
+        var shadowTarget: Framebuffer?
+        if let s = pass.mode.shadow {
+            // The blurred weight spills up to R past what the canvas target holds (its band, or a
+            // tile's apron), and the final pass reads it there.
+            let t = try target(&shadow, like: canvas, band: canvas.guardBand + max(1, s.radius))
+            let written = pass.stamps.grown(x: s.radius, y: 0)
+            clear(t, pass.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union(written))
+            gl.disable(GLenum(GL_BLEND))
+            scissor(t, written)
+            let p = try program("mode_shadow.frag", taps: s.radius)
+            gl.useProgram(p.id)
+            setCanvas(p, canvas, pass)
+            setWeight(p, pass)
+            setOffset(p, "uPassOffset", t, pass)
+            p.set(gl, "uSigma", s.blur)
+            p.setSampler(gl, "uLayer", unit: 0)
+            p.setSampler(gl, "uBefore", unit: 1)
+            gl.bindTextureUnits([l.texture, c.texture])
+            drawQuad()
+            shadowTarget = t
+        }
+
+        canvas.bind(gl)
+        scissor(canvas, pass.region)
+        let p = try program("mode_apply.frag", taps: pass.mode.shadow?.radius ?? 0)
+        gl.useProgram(p.id)
+        setCanvas(p, canvas, pass)
+        setWeight(p, pass)
+        p.set(gl, "uMode", ModePasses.modeNumber(pass.mode))
+        let st = shadowTarget ?? c
+        p.set(gl, "uPassTexSize", Float(st.targetWidth), Float(st.targetHeight))
+        setOffset(p, "uPassOffset", st, pass)
+        if let s = pass.mode.shadow {
+            p.set(gl, "uShadowRadius", Float(s.radius))
+            p.set(gl, "uSigma", s.blur)
+            p.set(gl, "uShadowOffset", Float(s.dx), Float(-s.dy))
+            p.set(gl, "uShadowColor", s.color.red, s.color.green, s.color.blue, s.color.alpha)
+        } else {
+            p.set(gl, "uShadowRadius", -1)
+        }
+        for (unit, name) in ["uBefore", "uLayer", "uBlurred", "uShadow"].enumerated() { p.setSampler(gl, name, unit: unit) }
+        gl.bindTextureUnits([c.texture, l.texture, blurredTexture, st.texture])
+        drawQuad()
+        gl.disable(GLenum(GL_SCISSOR_TEST))
+        try gl.checkError("drawing a stroke layer")
+    }
+
+    static func modeNumber(_ mode: StrokeMode) -> Float {
+        if let e = mode.effect { return Float(10 + StrokeMode.Effect.allCases.firstIndex(of: e)!) }
+        return Float(StrokeMode.Blend.allCases.firstIndex(of: mode.blend)!)
+    }
+
+    private func setCanvas(_ p: ShaderProgram, _ canvas: Framebuffer, _ pass: StrokeLayerPass) {
+        p.set(gl, "uCanvasSize", Float(pass.canvasWidth), Float(pass.canvasHeight))
+        p.set(gl, "uTexSize", Float(canvas.targetWidth), Float(canvas.targetHeight))
+        setOffset(p, "uOffset", canvas, pass)
+    }
+
+    /// A target's window pixel minus the canvas pixel it shows, in GL's axes (y up): the band,
+    /// less the origin of a tile.
+    private func setOffset(_ p: ShaderProgram, _ name: String, _ t: Framebuffer, _ pass: StrokeLayerPass) {
+        p.set(gl, name, Float(t.guardBand - t.originX),
+              Float(t.targetHeight - pass.canvasHeight - t.guardBand + t.originY))
+    }
+
+    private func setWeight(_ p: ShaderProgram, _ pass: StrokeLayerPass) {
+        p.set(gl, "uOpacity", pass.mode.strokeOpacity)
+        if let r = pass.reference, let t = pass.mode.edgeTolerance {
+            p.set(gl, "uTolerance", Float(t))
+            p.set(gl, "uReference", r[0], r[1], r[2], r[3])
+        } else {
+            p.set(gl, "uTolerance", -1)
+        }
+    }
+
+    /// Clears `box` of `target` (canvas pixels) to transparent, and binds it.
+    private func clear(_ target: Framebuffer, _ box: PixelBox) {
+        target.bind(gl)
+        scissor(target, box)
+        gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
+        gl.disable(GLenum(GL_SCISSOR_TEST))
+    }
+
+    /// Limits drawing on `target` to `box` (canvas pixels, rows top to bottom).
+    private func scissor(_ target: Framebuffer, _ box: PixelBox) {
+        gl.enable(GLenum(GL_SCISSOR_TEST))
+        let w = window(target, box)
+        gl.scissor(x: w.x, y: w.y, width: w.width, height: w.height)
+    }
+
+    /// `box` (canvas pixels, rows top to bottom) as `target`'s window pixels (GL: y up),
+    /// clipped to the target: a tile's target holds only its part of the canvas.
+    private func window(_ target: Framebuffer, _ box: PixelBox) -> (x: Int, y: Int, width: Int, height: Int) {
+        let b = target.guardBand
+        let x0 = max(0, box.x0 - target.originX + b), x1 = min(target.targetWidth, box.x1 - target.originX + b)
+        let top = max(0, box.y0 - target.originY + b), bottom = min(target.targetHeight, box.y1 - target.originY + b)
+        guard x0 < x1, top < bottom else { return (0, 0, 0, 0) }
+        return (x0, target.targetHeight - bottom, x1 - x0, bottom - top)
+    }
+
+    private func drawQuad() {
+        if !quadUploaded {
+            let corners: [Float] = [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1]
+            corners.withUnsafeBufferPointer { quad.upload(gl, $0, write: .bufferData) }
+            quadUploaded = true
+        }
+        gl.bindArrayBuffer(quad.id)
+        gl.attributePointer(ShaderProgram.Attribute.position.rawValue, size: 2, stride: 8, offset: 0)
+        for a in ShaderProgram.Attribute.allCases where a != .position { gl.constantAttribute(a.rawValue) }
+        gl.drawTriangles(first: 0, count: 6)
+    }
+}

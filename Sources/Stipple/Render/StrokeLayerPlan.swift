@@ -1,0 +1,90 @@
+/// A rectangle of canvas pixels, rows top to bottom: columns x0..<x1, rows y0..<y1.
+struct PixelBox: Equatable {
+    var x0: Int, y0: Int, x1: Int, y1: Int
+
+    var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
+    var width: Int { max(0, x1 - x0) }
+    var height: Int { max(0, y1 - y0) }
+
+    func grown(x: Int, y: Int) -> PixelBox { PixelBox(x0: x0 - x, y0: y0 - y, x1: x1 + x, y1: y1 + y) }
+    func shifted(_ dx: Int, _ dy: Int) -> PixelBox { PixelBox(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) }
+    func clipped(width: Int, height: Int) -> PixelBox {
+        PixelBox(x0: max(0, x0), y0: max(0, y0), x1: min(width, x1), y1: min(height, y1))
+    }
+    func union(_ o: PixelBox) -> PixelBox {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        return PixelBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+    }
+}
+
+/// Where "detect edges" picks its reference colour: the stroke's first sample and the frame
+/// it is born at (render frames).
+package struct EdgeAnchor: Sendable, Equatable {
+    package var x: Float, y: Float
+    package var frame: Int
+    /// The draw entry's index in its script, to find the stroke at another frame.
+    package var entry: Int
+    package init(x: Float, y: Float, frame: Int, entry: Int) { self.x = x; self.y = y; self.frame = frame; self.entry = entry }
+
+    /// The canvas pixel under the anchor, or nil when it is off a canvas of that size.
+    func pixel(width: Int, height: Int) -> (x: Int, y: Int)? {
+        guard x.isFinite, y.isFinite, x >= 0, y >= 0, x < Float(width), y < Float(height) else { return nil }
+        return (Int(x), Int(y))
+    }
+}
+
+/// The reference colour of "detect edges", once known.
+package enum EdgeReference: Sendable, Equatable {
+    /// The canvas pixel under the first sample, premultiplied 8-bit RGBA.
+    case color(UInt8, UInt8, UInt8, UInt8)
+    /// The first sample was off the canvas: the stroke touches nothing.
+    case offCanvas
+}
+
+/// One stroke layer's passes as the GPU will run them, decided on the CPU: which mode, the
+/// box of the canvas its stamps cover, the box it may change, and the edge reference.
+struct StrokeLayerPass {
+    var mode: StrokeMode
+    /// The live stamps' squares, clipped to the canvas: where L can be non-zero.
+    var stamps: PixelBox
+    /// Everything the pass may change: the stamps' box, and the shadow's box.
+    var region: PixelBox
+    /// The edge reference (8-bit, premultiplied); nil without `edges`.
+    var reference: [Float]?
+    /// The whole canvas's size (a tile's passes still clamp and clip at the canvas's edges).
+    var canvasWidth: Int, canvasHeight: Int
+
+    /// The pass for `stamps` (live at `ageOffset`), or nil when it can change no pixel.
+    init?(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float, effects: AgeEffects,
+          width: Int, height: Int, reference: EdgeReference?) {
+        self.mode = mode
+        canvasWidth = width; canvasHeight = height
+        guard mode.strokeOpacity > 0 else { return nil }
+        if mode.edgeTolerance != nil {
+            guard case let .color(r, g, b, a)? = reference else { return nil }
+            self.reference = [Float(r), Float(g), Float(b), Float(a)]
+        }
+        var box = PixelBox(x0: .max, y0: .max, x1: .min, y1: .min)
+        for p in stamps where effects.isLive(age: p.age + ageOffset) {
+            let g = effects.geometry(of: p, age: p.age + ageOffset)
+            let half = g.diameter / 2
+            guard g.centreX.isFinite, g.centreY.isFinite, half.isFinite else { continue }
+            // A pixel whose centre lies in the square; one more on each side for the driver's rounding.
+            let bx = PixelBox(x0: Int(max(-1e7, (g.centreX - half).rounded(.down))) - 1,
+                              y0: Int(max(-1e7, (g.centreY - half).rounded(.down))) - 1,
+                              x1: Int(min(1e7, (g.centreX + half).rounded(.up))) + 1,
+                              y1: Int(min(1e7, (g.centreY + half).rounded(.up))) + 1)
+            box = box.isEmpty ? bx : box.union(bx)
+        }
+        let covered = box.clipped(width: width, height: height)
+        guard !covered.isEmpty else { return nil }
+        self.stamps = covered
+        var region = covered
+        if let s = mode.shadow {
+            let cast = covered.shifted(s.dx, s.dy).grown(x: s.radius, y: s.radius).clipped(width: width, height: height)
+            region = region.union(cast)
+        }
+        self.region = region
+    }
+}

@@ -1,0 +1,53 @@
+/// How a draw entry's stroke meets the canvas when it is drawn as a stroke layer
+/// (docs/brush-modes.md): a blend or an effect, a stroke opacity, an optional "detect
+/// edges" restriction and an optional drop shadow. An entry without any of these keys
+/// has no mode and is drawn stamp by stamp, exactly as before.
+public struct StrokeMode: Sendable, Equatable {
+    public enum Blend: String, Sendable, CaseIterable { case over, erase, multiply, screen }
+    public enum Effect: String, Sendable, CaseIterable { case lighten, darken, saturate, desaturate, soften, sharpen }
+
+    /// The drop shadow cast by the stroke before it composites.
+    public struct Shadow: Sendable, Equatable {
+        /// Whole pixels, each within ±`maxOffset`.
+        public var dx: Int = 4
+        public var dy: Int = 4
+        /// The Gaussian's σ in pixels, 0…`maxBlur` (0: sharp).
+        public var blur: Float = 3
+        public var color = Color(red: 0, green: 0, blue: 0, alpha: Float(0x80) / 255)
+        public init() {}
+        public static let maxOffset = 4096
+        public static let maxBlur: Float = 64
+        /// Taps on each side of the Gaussian: ⌈3σ⌉.
+        public var radius: Int { Int((3 * blur).rounded(.up)) }
+    }
+
+    public var blend: Blend = .over
+    /// Caps the whole stroke's coverage, 0…1.
+    public var strokeOpacity: Float = 1
+    public var effect: Effect?
+    /// "Detect edges": the largest per-channel difference (8-bit, 0…255) from the reference colour.
+    public var edgeTolerance: Int?
+    public var shadow: Shadow?
+
+    public init() {}
+
+    public static let defaultEdgeTolerance = 32
+    /// Taps on each side of the soften/sharpen blur (σ = 2 px).
+    public static let blurRadius = 6
+
+    /// Pixels beyond its stamps' bounds that a stroke with this mode can change: the blur's
+    /// taps for soften and sharpen, the shadow's offset plus its taps, else 0. Strokes that
+    /// read blurred pixels chain: a tile apron for several soften/sharpen strokes in a row
+    /// needs the sum of their reaches.
+    package var reach: Int {
+        var r = 0
+        if effect == .soften || effect == .sharpen { r = StrokeMode.blurRadius }
+        if let s = shadow { r = max(r, max(abs(s.dx), abs(s.dy)) + s.radius) }
+        return r
+    }
+}
+
+extension StrokeMode? {
+    /// The reach of an entry's mode in pixels (0 for an entry drawn stamp by stamp).
+    package var reach: Int { self?.reach ?? 0 }
+}

@@ -1,0 +1,53 @@
+import Stipple
+import Foundation
+
+/// Scenario `modes`: strokes drawn as stroke layers (a blend with stroke opacity, an
+/// effect, a blur effect, a shadow) against the same stamps drawn stamp by stamp.
+extension BenchSuite {
+    static let modeStrokes = 32
+    static let modeStampsPerStroke = 48
+
+    func modes(_ renderer: Renderer, _ report: inout BenchReport) async throws {
+        let n = BenchSuite.modeStrokes, k = BenchSuite.modeStampsPerStroke
+        let stamps = randomStamps(n * k, radius: config.radius, width: config.width, height: config.height)
+        // Each stroke a run of stamps along a line, so a stroke's region is a stroke's, not the canvas.
+        let strokes: [[SketchPoint]] = (0..<n).map { s in
+            let start = stamps[s * k]
+            return (0..<k).map { i in
+                var p = stamps[s * k + i]
+                p.x = start.x + Float(i) * config.radius * 0.3
+                p.y = start.y + Float(i) * config.radius * 0.1
+                return p
+            }
+        }
+        let canvas = Canvas(width: config.width, height: config.height, background: .color(Color(red: 0.5, green: 0.6, blue: 0.7)))
+        func batches(_ mode: StrokeMode?) -> [StampBatch] {
+            strokes.map { var b = StampBatch(brushKey: "bench", brush: brush, stamps: $0); b.mode = mode; return b }
+        }
+        var over = StrokeMode(); over.strokeOpacity = 0.8
+        var desaturate = StrokeMode(); desaturate.effect = .desaturate
+        var soften = StrokeMode(); soften.effect = .soften
+        var shadow = StrokeMode(); shadow.shadow = StrokeMode.Shadow()
+        let variants: [(String, StrokeMode?)] = [("plain (stamp by stamp)", nil), ("over, strokeOpacity 0.8", over),
+                                                 ("effect desaturate", desaturate), ("effect soften", soften),
+                                                 ("shadow (σ 3, offset 4,4)", shadow)]
+        let work = "\(n) strokes of \(k) stamps r=\(format(config.radius)) \(config.width)×\(config.height)"
+        var plain: Timing?
+        for (name, mode) in variants {
+            log("modes: \(name)")
+            let b = batches(mode)
+            let t = try await renderer.measure(warmup: config.warmup, reps: config.reps) {
+                try $0.drawImmediate(canvas: canvas, batches: b)
+            }
+            var row = BenchRow(scenario: "modes", variant: name, workload: work, timing: t,
+                               figures: ["strokes/s": Double(n) / t.median, "ms/frame": t.median * 1e3])
+            if let plain {
+                row.ratio = t.median / plain.median
+                row.ratioTo = "plain (stamp by stamp)"
+            } else {
+                plain = t
+            }
+            report.rows.append(row)
+        }
+    }
+}
