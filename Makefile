@@ -17,7 +17,7 @@ TEST_APT_PACKAGES := chromium ffmpeg
 # For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
 BENCH_APT_PACKAGES := libcairo2
 
-.PHONY: deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
+.PHONY: docs deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -132,3 +132,14 @@ examples: build-release
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz Fuzz/.build $(OUT)
+
+# API documentation: DocC archives of Stipple, StippleGolden and StippleTesting in out/docs/
+# (swift-docc-plugin; every warning is an error).
+DOC_TARGETS := Stipple StippleGolden StippleTesting
+docs: deps
+	@mkdir -p $(OUT)/docs
+	@for t in $(DOC_TARGETS); do \
+	  $(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation --target $$t \
+	    --output-path $(OUT)/docs/$$t.doccarchive --warnings-as-errors --transform-for-static-hosting || exit 1; \
+	done
+	@echo "Documentation: $(OUT)/docs/{$(shell echo $(DOC_TARGETS) | tr ' ' ',')}.doccarchive"

@@ -11,6 +11,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the DocC catalogs of Stipple, StippleGolden and StippleTesting (a command
+        // plugin: nothing of it is built by `swift build`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The layers, each seeing only those below it, so the compiler keeps the direction

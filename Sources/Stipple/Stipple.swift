@@ -1,5 +1,5 @@
-/// Stipple renders brush strokes made of point-sprite stamps to images, headlessly,
-/// with OpenGL ES 2 on EGL. See README.md and docs/reference.md.
+/// The version of Stipple that was built: `stipple --version` and `stipple info` print it.
 public enum StippleVersion {
+    /// The version, as "MAJOR.MINOR.PATCH".
     public static let string = "0.1.0"
 }

@@ -44,7 +44,7 @@ extension LiveCanvas {
         }
         self.init(renderer: renderer, canvas: scene.canvas, settings: RenderSettings(effects: scene.effects),
                   fps: script.fps, seed: script.seed, upload: upload, undo: limits)
-        await start(at: script.session.startFrame)
+        start(at: script.session.startFrame)
         for i in shown {
             let stroke = script.draw[i].stroke!, batch = scene.batches[i]
             let id = await beginStroke(brushKey: batch.brushKey, brush: batch.brush, style: stroke.style,
