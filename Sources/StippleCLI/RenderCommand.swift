@@ -109,11 +109,11 @@ struct RenderCommand: AsyncParsableCommand {
     private func renderSequence(_ sequence: FrameSequence, _ scene: Scene, _ layers: [LayerID],
                                 _ renderer: Renderer, _ settings: RenderSettings) async throws {
         let range = sequence.frames
-        let canvas = scene.canvas, upload = self.upload, session = scene.session
+        let canvas = scene.canvas, upload = self.upload
         let progress = ProgressLine(total: range.count, label: "rendering frames")
         try await sequence.run(overwrite: overwrite, render: { n in
-            try await renderer.renderLayers(session.shown(layers, atFrame: n), canvas: canvas,
-                                            frame: session.clockFrame(n), settings: settings, upload: upload)
+            try await renderer.render(scene.state(atFrame: n), layers: layers, canvas: canvas,
+                                      settings: settings, upload: upload)
         }, progress: { progress.update($0) })
     }
 }

@@ -81,7 +81,8 @@ public struct Scene: Sendable {
     /// The live vertex buffer at frame `n` (docs/reference.md §9): every stamp born at or before frame
     /// n, aged by n, dead stamps gone, in draw order. This is exactly what is uploaded.
     public func batches(atFrame n: Int) -> [StampBatch] {
-        session.batches(batches, atFrame: n).map { LiveStamps.batch($0, atFrame: n, effects: effects) }
+        let state = state(atFrame: n)
+        return state.shown(batches).map { LiveStamps.batch($0, atFrame: state.clockFrame, effects: effects) }
     }
 
     /// Throws when the driver cannot hold this canvas, blaming the script's canvas size.

@@ -80,17 +80,17 @@ public final class VideoBake: @unchecked Sendable {
                     progress: (Int) -> Void = { _ in }) async throws -> Int {
         let layers = try await scene.makeLayers(on: renderer)
         let canvas = Canvas(width: header.width, height: header.height)
-        let (renderer, settings, span, session) = (self.renderer, self.settings, self.span, scene.session)
+        let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
         // Premultiplied, as read back: only covered pixels are un-premultiplied, by the
         // compositor, off the render thread.
         func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
             Task {
                 let extra = try await extraLayers?(n) ?? []
-                guard span.mayDraw(frame: session.clockFrame(n)) || !extra.isEmpty else { return nil }
                 // The script's undo, redo and clear entries choose the layers shown at frame n.
-                return try await renderer.renderLayersPremultiplied(session.shown(layers, atFrame: n) + extra,
-                                                                    canvas: canvas, frame: session.clockFrame(n),
-                                                                    settings: settings)
+                let state = scene.state(atFrame: n)
+                guard scene.mayDraw(state, span: span) || !extra.isEmpty else { return nil }
+                return try await renderer.renderPremultiplied(state, layers: layers, extra: extra,
+                                                              canvas: canvas, settings: settings)
             }
         }
         var frame = Y4MFrame(header: reader.header)
