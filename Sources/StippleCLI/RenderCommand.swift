@@ -38,6 +38,9 @@ struct RenderCommand: AsyncParsableCommand {
             transform: FrameSelection.parse)
     var frames: FrameSelection?
 
+    @Option(help: ArgumentHelp("With --frames: render only the K-th of N contiguous parts of the range (K from 1), named as the whole run names them, so that N processes or machines can share the work and one folder (docs/distributed.md).", valueName: "K/N"))
+    var shard: String?
+
     @Flag(help: "With --frames: remove frame-NNNN.png files this run does not write (outside A...B, or of another digit width) that an earlier render left in the folder.")
     var clean = false
 
@@ -59,6 +62,10 @@ struct RenderCommand: AsyncParsableCommand {
             throw ValidationError("Please give a frame from 0 to \(Limits.maxFrame) (got \(frame)).")
         }
         if let frames { try frames.validate() }
+        if let shard {
+            guard FrameShard(shard) != nil else { throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).") }
+            guard frames != nil else { throw ValidationError("--shard splits --frames A...B; please give --frames too.") }
+        }
         if !(0...9).contains(compression) { throw ValidationError("Please give a compression level from 0 to 9.") }
     }
 
@@ -74,10 +81,16 @@ struct RenderCommand: AsyncParsableCommand {
         if let frames {
             let range = frames.resolve(scene)
             try range.validate()
-            if isVideoOutput(output) {
-                return try await renderVideo(scene, range, output: output, renderer: renderer, settings: settings)
+            let whole = range.lower...range.upper
+            guard let part = shard.flatMap(FrameShard.init).map({ $0.part(of: whole) }) ?? whole else {
+                note("\(output): shard \(shard ?? "") of \(range.count) frame\(range.count == 1 ? "" : "s") is empty; nothing written")
+                return
             }
-            try await renderFrames(scene, range, renderer, settings)
+            if isVideoOutput(output) {
+                return try await renderVideo(scene, FrameRange(lower: part.lowerBound, upper: part.upperBound),
+                                             output: output, renderer: renderer, settings: settings)
+            }
+            try await renderFrames(scene, whole: whole, part: part, renderer, settings)
             return
         }
         let n = frame ?? 0
@@ -87,13 +100,16 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     /// Renders on the render thread while earlier frames are encoded on other threads.
-    private func renderFrames(_ scene: Scene, _ range: FrameRange, _ renderer: Renderer,
+    /// A shard writes `part` of `whole`: named as the whole run names them, and only frames
+    /// outside the whole range are stale (other shards write the rest of it into the folder).
+    private func renderFrames(_ scene: Scene, whole: ClosedRange<Int>, part: ClosedRange<Int>, _ renderer: Renderer,
                               _ settings: RenderSettings) async throws {
-        let sequence = FrameSequence(frames: range.lower...range.upper, folder: output, compression: Int32(compression))
+        let sequence = FrameSequence(frames: part, folder: output, compression: Int32(compression),
+                                     lastFrameOfRun: whole.upperBound)
         let made = try OutputFolder.make(output, for: "--frames")
         let stale: [String]
         do {
-            stale = try staleFrames(of: sequence, notAnyOf: scene.inputFiles)
+            stale = try staleFrames(of: FrameSequence(frames: whole, folder: output), notAnyOf: scene.inputFiles)
             try sequence.checkTargets(notAnyOf: scene.inputFiles, overwrite: overwrite)
             // Stamps stay resident with their ages at frame 0: a frame uploads only what is new.
             let layers = try await scene.makeLayers(on: renderer)

@@ -76,8 +76,15 @@ public final class VideoBake: @unchecked Sendable {
     /// `extraLayers`, called before each frame's sketch is drawn, returns layers drawn after
     /// the script's (live strokes). `progress` gets the frames written so far. Returns the
     /// number of frames. The writer is not finished: the caller does that, or abandons it.
+    ///
+    /// `frames` bakes only those frames of the video: the reader's next frame is frame
+    /// `readerAt` (a y4m reader is moved on to the first by `Y4MReader.skip`), and the first
+    /// frame's state is built directly from the script and events, as the whole bake has it.
     public func run(reader: Y4MReader, writer: Y4MWriter, extraLayers: BeforeFrame? = nil,
+                    frames: ClosedRange<Int>? = nil, readerAt: Int = 0,
                     progress: (Int) -> Void = { _ in }) async throws -> Int {
+        let first = frames?.lowerBound ?? 0, last = frames?.upperBound ?? Int.max
+        if first > readerAt { try reader.skip(first - readerAt) }
         let layers = try await scene.makeLayers(on: renderer)
         let canvas = Canvas(width: header.width, height: header.height)
         let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
@@ -94,9 +101,9 @@ public final class VideoBake: @unchecked Sendable {
             }
         }
         var frame = Y4MFrame(header: reader.header)
-        var n = 0
+        var n = first
         timings = BakeTimings()
-        var next = sketch(0)
+        var next = sketch(first)
         var clock = DispatchTime.now().uptimeNanoseconds
         func lap(_ phase: WritableKeyPath<BakeTimings, Double>) {
             let t = DispatchTime.now().uptimeNanoseconds
@@ -104,7 +111,7 @@ public final class VideoBake: @unchecked Sendable {
             clock = t
         }
         do {
-            while try reader.read(into: &frame) {
+            while n <= last, try reader.read(into: &frame) {
                 lap(\.read)
                 let sketched = try await next.value
                 lap(\.waitingForRenderer)
@@ -117,8 +124,8 @@ public final class VideoBake: @unchecked Sendable {
                 try writer.write(frame)
                 lap(\.write)
                 n += 1
-                timings.frames = n
-                progress(n)
+                timings.frames = n - first
+                progress(n - first)
             }
         } catch {
             // The next sketch may be drawing: let it finish before the error ends the process
@@ -127,6 +134,6 @@ public final class VideoBake: @unchecked Sendable {
             throw error
         }
         _ = try? await next.value
-        return n
+        return n - first
     }
 }

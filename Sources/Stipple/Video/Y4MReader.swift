@@ -96,6 +96,21 @@ public final class Y4MReader {
         return true
     }
 
+    /// Moves past the next `count` frames without reading them: in a regular file (bare
+    /// `FRAME` lines, as ffmpeg writes) by computing their byte offset, elsewhere by reading.
+    /// The next `read` checks that a FRAME line starts where the skip landed.
+    public func skip(_ count: Int) throws(InputError) {
+        var info = stat()
+        let stride = 6 + header.frameSize
+        if count > 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+           lseek(fd, off_t(offset + count * stride), SEEK_SET) >= 0 {
+            offset += count * stride; framesRead += count; start = 0; end = 0
+            return
+        }
+        var frame = Y4MFrame(header: header)
+        for _ in 0..<count where !(try read(into: &frame)) { return }
+    }
+
     /// A line without its newline; nil at the end of the stream before any byte.
     private func readLine(limit: Int) throws(InputError) -> [UInt8]? {
         var line: [UInt8] = []
