@@ -83,7 +83,7 @@ struct BakeCommand: AsyncParsableCommand {
             let frames: Int
             do {
                 var extra: VideoBake.BeforeFrame?
-                if let live { extra = { n in try await live.layers(beforeFrame: n) } }
+                if let live { extra = { n in try await live.frame(n) } }
                 if selected == nil {
                     frames = 0  // an empty part: the header alone
                 } else {

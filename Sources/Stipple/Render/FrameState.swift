@@ -32,9 +32,12 @@ extension Scene {
         session.state(atFrame: n, count: batches.count)
     }
 
-    /// Whether render frame `n` may show one of the script's stamps.
-    func mayDraw(_ state: FrameState, span: SceneSpan) -> Bool {
-        !state.entries.isEmpty && span.mayDraw(frame: state.clockFrame)
+    /// The state of render frame `n` with live events: their strokes are stroke entries after
+    /// the script's (indices from `batches.count`), their session entries follow the script's.
+    public func state(atFrame n: Int, live: LiveFrame) -> FrameState {
+        guard !live.layers.isEmpty || !live.ops.isEmpty else { return state(atFrame: n) }
+        let timeline = SessionTimeline(ops: session.ops + live.ops, startFrame: session.startFrame)
+        return timeline.state(atFrame: n, count: batches.count + live.layers.count)
     }
 }
 

@@ -47,8 +47,14 @@ public final class VideoBake: @unchecked Sendable {
                                  + "\(video)); leave \"fps\" out to take the video's")
             }
         }
-        // Touch times convert to frames at the video's exact rate.
+        // Touch times and session entries convert to frames at the video's exact rate.
         script.fps = header.fps
+        for i in script.session.ops.indices {
+            script.session.ops[i].frame = SessionOp.clockFrame(of: script.session.ops[i].time, fps: header.fps)
+        }
+        if let (op, message) = script.session.firstProblem(count: script.draw.count) {
+            throw InputError(file: scriptPath, location: op.location, message)
+        }
         return script
     }
 
@@ -69,8 +75,9 @@ public final class VideoBake: @unchecked Sendable {
         try scene.checkFits(renderer.info)
     }
 
-    /// Hooks called before the sketch of frame n is drawn (live events); may add layers.
-    public typealias BeforeFrame = @Sendable (Int) async throws -> [LayerID]
+    /// Hooks called before the sketch of frame n is drawn (live events); may add layers and
+    /// session entries.
+    public typealias BeforeFrame = @Sendable (Int) async throws -> LiveFrame
 
     /// Reads every frame from `reader`, composites the sketch and writes it to `writer`.
     /// `extraLayers`, called before each frame's sketch is drawn, returns layers drawn after
@@ -92,11 +99,12 @@ public final class VideoBake: @unchecked Sendable {
         // compositor, off the render thread.
         func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
             Task {
-                let extra = try await extraLayers?(n) ?? []
-                // The script's undo, redo and clear entries choose the layers shown at frame n.
-                let state = scene.state(atFrame: n)
-                guard scene.mayDraw(state, span: span) || !extra.isEmpty else { return nil }
-                return try await renderer.renderPremultiplied(state, layers: layers, extra: extra,
+                let live = try await extraLayers?(n) ?? LiveFrame()
+                // The undo, redo and clear entries (the script's, then live ones) choose the
+                // layers shown at frame n.
+                let state = scene.state(atFrame: n, live: live)
+                guard !state.entries.isEmpty, span.mayDraw(frame: state.clockFrame) || !live.layers.isEmpty else { return nil }
+                return try await renderer.renderPremultiplied(state, layers: layers + live.layers,
                                                               canvas: canvas, settings: settings)
             }
         }
