@@ -44,6 +44,9 @@ struct BakeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write only the K-th of N contiguous parts of the input's frames (or of --frames), K from 1; the parts' frames appended after one header are the whole bake (docs/distributed.md).", valueName: "K/N"))
     var shard: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Timelapse: touch times, events and undo, redo and clear entries play F times faster (F > 0); stamps still age one frame a frame.", valueName: "F"))
+    var speed: Double?
+
     @Option(help: "Draw stamps as point sprites (default) or quads.")
     var primitive: Primitive = .points
 
@@ -51,6 +54,7 @@ struct BakeCommand: AsyncParsableCommand {
         if video == "-" && events == "-" { throw ValidationError("Please give --video - or --events -, not both: stdin is one stream.") }
         if let shard, FrameShard(shard) == nil { throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).") }
         if let frames { try frames.validate() }
+        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed is a number above 0, such as 20 (got \(speed)).") }
     }
 
     func run() async throws {
@@ -68,7 +72,8 @@ struct BakeCommand: AsyncParsableCommand {
         let header = input.reader.header
         let output: VideoOutput
         do {
-            let loaded = try VideoBake.loadScript(script: script, header: header, video: video == "-" ? "on stdin" : video)
+            var loaded = try VideoBake.loadScript(script: script, header: header, video: video == "-" ? "on stdin" : video)
+            if let speed { try loaded.play(atSpeed: speed) }
             let scene = try Scene(script: loaded)
             if self.output != "-" { try checkOutput(self.output, notAnyOf: scene.inputFiles) }
             // A file of events is read and checked before EGL is opened.

@@ -47,6 +47,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(help: "With --frames: replace frame files that exist (by default an existing frame file is an error).")
     var overwrite = false
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Timelapse: touch times and undo, redo and clear entries play F times faster (F > 0); stamps still age one frame a frame. A saved drawing replays its strokes from frame 0.", valueName: "F"))
+    var speed: Double?
+
     @Option(help: "Draw stamps as point sprites (default) or quads (placement exact on every driver).")
     var primitive: Primitive = .points
 
@@ -66,11 +69,14 @@ struct RenderCommand: AsyncParsableCommand {
             guard FrameShard(shard) != nil else { throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).") }
             guard frames != nil else { throw ValidationError("--shard splits --frames A...B; please give --frames too.") }
         }
+        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed is a number above 0, such as 20 (got \(speed)).") }
         if !(0...9).contains(compression) { throw ValidationError("Please give a compression level from 0 to 9.") }
     }
 
     func run() async throws {
-        let scene = try Scene.load(path: script)
+        var loaded = try Script.load(path: script)
+        if let speed { try loaded.play(atSpeed: speed) }
+        let scene = try Scene(script: loaded)
         // Bad output paths are refused before EGL is opened.
         if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
         _ = try OutputKind.forRender(output, frames: frames != nil)

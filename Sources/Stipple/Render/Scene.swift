@@ -49,7 +49,7 @@ public struct Scene: Sendable {
                 return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps)
             }
             // A stroke becomes stamps here (docs/reference.md §6), ages as at frame 0.
-            let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.fps,
+            let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.touchRate,
                                               seed: script.seed, strokeIndex: stroke.index)
             let turned = stamps.contains { $0.rotation != 0 }
             return StampBatch(brushKey: b.key, brush: b.brush, stamps: stamps.map(\.point),

@@ -26,7 +26,7 @@ extension EventDecoder {
                                       in: 1...ScriptDecoder.maxSessionCount)
             kind = verb.key == "undo" ? .undo(k) : .redo(k)
         }
-        let op = SessionOp(kind: kind, time: t, frame: SessionOp.clockFrame(of: t, fps: fps), position: strokes,
+        let op = SessionOp(kind: kind, time: t, frame: SessionOp.clockFrame(of: t, fps: touchRate), position: strokes,
                            location: verb.value.location)
         var next = session
         next.ops.append(op)

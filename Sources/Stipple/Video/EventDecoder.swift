@@ -10,6 +10,8 @@ struct EventDecoder {
     let brushes: Set<String>
     /// The video's rate: touch times become frames with it (and are bounded by it).
     let fps: Double
+    /// Turns touch times into frames (`Script.touchRate`: fps, or less in a timelapse).
+    let touchRate: Double
     private var lastTime = -Double.infinity
     private var budget: EventBudget
     private var ended: Set<Int> = []
@@ -27,6 +29,7 @@ struct EventDecoder {
         self.file = file
         brushes = Set(script.brushes.keys)
         fps = script.fps
+        touchRate = script.touchRate
         budget = EventBudget(script: script)
         session = script.session
         strokes = script.draw.count

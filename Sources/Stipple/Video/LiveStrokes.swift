@@ -18,7 +18,7 @@ public final class LiveStrokes: @unchecked Sendable {
     public init(events: EventStream, script: Script, renderer: Renderer) throws {
         self.events = events
         self.renderer = renderer
-        fps = script.fps
+        fps = script.touchRate  // touch times to frames (a timelapse plays them faster)
         seed = script.seed
         firstIndex = script.draw.filter { $0.stroke != nil }.count
         var brushes: [String: (String, Brush)] = [:]

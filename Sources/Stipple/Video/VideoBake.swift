@@ -49,12 +49,8 @@ public final class VideoBake: @unchecked Sendable {
         }
         // Touch times and session entries convert to frames at the video's exact rate.
         script.fps = header.fps
-        for i in script.session.ops.indices {
-            script.session.ops[i].frame = SessionOp.clockFrame(of: script.session.ops[i].time, fps: header.fps)
-        }
-        if let (op, message) = script.session.firstProblem(count: script.draw.count) {
-            throw InputError(file: scriptPath, location: op.location, message)
-        }
+        script.retimeSession()
+        try script.checkSession()
         return script
     }
 
