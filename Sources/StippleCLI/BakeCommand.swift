@@ -16,6 +16,7 @@ struct BakeCommand: AsyncParsableCommand {
               stipple bake sketch.json --video in.y4m -o out.y4m
               ffmpeg -i in.mp4 -f yuv4mpegpipe - | stipple bake sketch.json --video - -o - | ffmpeg -i - out.mp4
               stipple bake sketch.json --video in.mp4 -o out.mp4 --matrix bt709
+              stipple bake sketch.json --video in.y4m --shard 3/8 -o part-3.y4m
             """)
 
     @Argument(help: "The JSON script to draw over the video (docs/reference.md §9).")

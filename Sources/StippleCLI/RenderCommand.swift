@@ -19,6 +19,8 @@ struct RenderCommand: AsyncParsableCommand {
             Examples:
               stipple render demo.json -o demo.png
               stipple render anim.json -o frames/ --frames 0...119
+              stipple render anim.json -o frames/ --frames 0...2399 --shard 2/8
+              stipple render drawing.json --frames all --speed 20 -o timelapse.mp4
             """)
 
     @Argument(help: "The JSON script to render (docs/reference.md §9).")
@@ -64,7 +66,7 @@ struct RenderCommand: AsyncParsableCommand {
         if let frame, !(0...Limits.maxFrame).contains(frame) {
             throw ValidationError("Please give a frame from 0 to \(Limits.maxFrame) (got \(frame)).")
         }
-        if let frames { try frames.validate() }
+        if let frames, shard == nil { try frames.validate() }  // a shard's part is checked once resolved
         if let shard {
             guard FrameShard(shard) != nil else { throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).") }
             guard frames != nil else { throw ValidationError("--shard splits --frames A...B; please give --frames too.") }
@@ -86,9 +88,10 @@ struct RenderCommand: AsyncParsableCommand {
 
         if let frames {
             let range = frames.resolve(scene)
-            try range.validate()
             let whole = range.lower...range.upper
-            guard let part = shard.flatMap(FrameShard.init).map({ $0.part(of: whole) }) ?? whole else {
+            let part = shard.flatMap(FrameShard.init).map({ $0.part(of: whole) }) ?? whole
+            try range.validate(written: part?.count ?? 0)
+            guard let part else {
                 note("\(output): shard \(shard ?? "") of \(range.count) frame\(range.count == 1 ? "" : "s") is empty; nothing written")
                 return
             }

@@ -2,28 +2,28 @@
 /// processes and machines (docs/distributed.md). Part K (from 1) of N covers the frames
 /// from `lower + ⌊(K−1)·count/N⌋` to `lower + ⌊K·count/N⌋ − 1`: the parts are in order,
 /// never overlap, together cover the range, and differ in length by at most one frame.
-public struct FrameShard: Sendable, Equatable, CustomStringConvertible {
+package struct FrameShard: Sendable, Equatable, CustomStringConvertible {
     /// K, from 1.
-    public var index: Int
+    package var index: Int
     /// N, at least 1.
-    public var count: Int
+    package var count: Int
 
     /// `K/N` with 1 ≤ K ≤ N; nil otherwise.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else { return nil }
         index = k; count = n
     }
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         precondition(count >= 1 && (1...count).contains(index), "a shard is K/N with 1 ≤ K ≤ N")
         self.index = index; self.count = count
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// This part of `range`; nil when it is empty (more parts than frames).
-    public func part(of range: ClosedRange<Int>) -> ClosedRange<Int>? {
+    package func part(of range: ClosedRange<Int>) -> ClosedRange<Int>? {
         let total = range.count
         let start = range.lowerBound + (index - 1) * total / count
         let end = range.lowerBound + index * total / count - 1

@@ -18,7 +18,7 @@ extension Script {
     }
 
     /// An undo or redo with nothing to act on, at any frame, is bad input (docs/reference.md §12).
-    public func checkSession() throws(InputError) {
+    func checkSession() throws(InputError) {
         if let (op, message) = session.firstProblem(count: draw.count) {
             throw InputError(file: path, location: op.location, message)
         }
@@ -26,7 +26,7 @@ extension Script {
 
     /// Recomputes each session entry's frame from its time at `touchRate` (after a change of
     /// `fps` or `speed`).
-    public mutating func retimeSession() {
+    mutating func retimeSession() {
         for i in session.ops.indices {
             session.ops[i].frame = SessionOp.clockFrame(of: session.ops[i].time, fps: touchRate)
         }
