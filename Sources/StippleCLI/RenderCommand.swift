@@ -91,13 +91,13 @@ struct RenderCommand: AsyncParsableCommand {
             let whole = range.lower...range.upper
             let part = shard.flatMap(FrameShard.init).map({ $0.part(of: whole) }) ?? whole
             try range.validate(written: part?.count ?? 0)
+            if isVideoOutput(output) {
+                // An empty part writes the header alone, so that every part's file can be joined.
+                return try await renderVideo(scene, part, output: output, renderer: renderer, settings: settings)
+            }
             guard let part else {
                 note("\(output): shard \(shard ?? "") of \(range.count) frame\(range.count == 1 ? "" : "s") is empty; nothing written")
                 return
-            }
-            if isVideoOutput(output) {
-                return try await renderVideo(scene, FrameRange(lower: part.lowerBound, upper: part.upperBound),
-                                             output: output, renderer: renderer, settings: settings)
             }
             try await renderFrames(scene, whole: whole, part: part, renderer, settings)
             return

@@ -58,6 +58,14 @@ final class FrameShardTests: XCTestCase {
             XCTAssertEqual(run.status, 0, run.stderr)
         }
         XCTAssertEqual(try Self.join(dir, ["p1.y4m", "p2.y4m", "p3.y4m"]), try Data(contentsOf: dir.appendingPathComponent("whole.y4m")))
+        // More parts than frames: an empty part is a header alone, and the join still holds.
+        for k in 1...3 {
+            run = try TestSupport.stipple(["render", "s.json", "--frames", "4...5", "--shard", "\(k)/3", "-o", "q\(k).y4m"], in: dir)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        run = try TestSupport.stipple(["render", "s.json", "--frames", "4...5", "-o", "two.y4m"], in: dir)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try Self.join(dir, ["q1.y4m", "q2.y4m", "q3.y4m"]), try Data(contentsOf: dir.appendingPathComponent("two.y4m")))
     }
 
     func testBakeShardsWithSessionEntriesAndEventsJoinedAreTheWholeBake() throws {
