@@ -97,6 +97,41 @@ final class FrameShardTests: XCTestCase {
         XCTAssertEqual(all.frames[16], input.frames[16], "cleared, nothing shows")
     }
 
+    func testBakeFramesOfAFileWithTaggedFrameLinesAreReadNotSeeked() throws {
+        _ = try VideoTestSupport.requireFFmpeg()
+        let dir = try TestSupport.temporaryDirectory(self, "bake-frames-tagged")
+        try "{\"brushes\": {\"dot\": {\"builtin\": \"hard-round\"}}, \"draw\": [{\"brush\": \"dot\", \"stamps\": [[20, 16, 6, -2, 0, 1, 1, 1, 1]]}]}"
+            .write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+        let plain = dir.appendingPathComponent("in.y4m").path
+        try VideoTestSupport.makeVideo(plain, width: 48, height: 32, frames: 8, rate: 10)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: plain))
+        let tagged = Self.tagFrames(bytes)
+        try tagged.write(to: dir.appendingPathComponent("tagged.y4m"))
+        for input in ["in.y4m", "tagged.y4m"] {
+            let run = try TestSupport.stipple(["bake", "s.json", "--video", input, "--frames", "3...6", "-o", "out-\(input)"], in: dir)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        let whole = try VideoTestSupport.read(plain).frames
+        XCTAssertEqual(try VideoTestSupport.read(dir.appendingPathComponent("out-tagged.y4m").path).frames.count, 4)
+        XCTAssertTrue(try VideoTestSupport.read(dir.appendingPathComponent("out-in.y4m").path).frames
+                      == VideoTestSupport.read(dir.appendingPathComponent("out-tagged.y4m").path).frames)
+        XCTAssertTrue(try VideoTestSupport.read(dir.appendingPathComponent("out-in.y4m").path).frames[2] != whole[5], "drawn")
+    }
+
+    /// Every `FRAME` line given a tag (`FRAME Xa=1`): the frames no longer sit at a fixed stride.
+    static func tagFrames(_ data: Data) -> Data {
+        let header = data.firstIndex(of: 0x0A)! + 1
+        var out = Data(data[..<header])
+        var rest = data[header...]
+        let marker = Data("FRAME\n".utf8)
+        while let r = rest.range(of: marker) {
+            out.append(rest[rest.startIndex..<r.lowerBound]); out.append(Data("FRAME Xa=1\n".utf8))
+            rest = rest[r.upperBound...]
+        }
+        out.append(rest)
+        return out
+    }
+
     /// The first part whole, then each later part's frames without its header line.
     static func join(_ dir: URL, _ names: [String]) throws -> Data {
         var joined = Data()

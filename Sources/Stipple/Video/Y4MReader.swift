@@ -102,9 +102,15 @@ public final class Y4MReader {
     public func skip(_ count: Int) throws(InputError) {
         var info = stat()
         let stride = 6 + header.frameSize
+        let target = offset + count * stride
+        // Where the skipped frames' FRAME lines must be, bare: else (FRAME lines with tags) read them.
+        func bare(at position: Int) -> Bool {
+            var marker = [UInt8](repeating: 0, count: 6)
+            return pread(fd, &marker, 6, off_t(position)) == 6 && marker == Array("FRAME\n".utf8)
+        }
         if count > 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-           lseek(fd, off_t(offset + count * stride), SEEK_SET) >= 0 {
-            offset += count * stride; framesRead += count; start = 0; end = 0
+           bare(at: offset), bare(at: target - stride), lseek(fd, off_t(target), SEEK_SET) >= 0 {
+            offset = target; framesRead += count; start = 0; end = 0
             return
         }
         var frame = Y4MFrame(header: header)
