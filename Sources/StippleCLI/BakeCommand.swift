@@ -16,6 +16,7 @@ struct BakeCommand: AsyncParsableCommand {
               stipple bake sketch.json --video in.y4m -o out.y4m
               ffmpeg -i in.mp4 -f yuv4mpegpipe - | stipple bake sketch.json --video - -o - | ffmpeg -i - out.mp4
               stipple bake sketch.json --video in.mp4 -o out.mp4 --matrix bt709
+              stipple bake sketch.json --video in.y4m --shard 3/8 -o part-3.y4m
             """)
 
     @Argument(help: "The JSON script to draw over the video (docs/reference.md §9).")
@@ -36,22 +37,44 @@ struct BakeCommand: AsyncParsableCommand {
     @Option(help: "Touch events as JSON lines, read while frames stream (a file, a FIFO, or - for stdin); see docs/video.md.")
     var events: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Write only input frames A...B (the header as the input's); all is every frame.", valueName: "A...B|all"),
+            transform: FrameSelection.parse)
+    var frames: FrameSelection?
+
+    @Option(help: ArgumentHelp("Write only the K-th of N contiguous parts of the input's frames (or of --frames), K from 1; the parts' frames appended after one header are the whole bake (docs/distributed.md).", valueName: "K/N"))
+    var shard: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Timelapse: touch times, events and undo, redo and clear entries play F times faster (F > 0); stamps still age one frame a frame.", valueName: "F"))
+    var speed: Double?
+
     @Option(help: "Draw stamps as point sprites (default) or quads.")
     var primitive: Primitive = .points
 
     func validate() throws {
         if video == "-" && events == "-" { throw ValidationError("Please give --video - or --events -, not both: stdin is one stream.") }
+        if let shard, FrameShard(shard) == nil { throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).") }
+        if let frames { try frames.validate() }
+        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed is a number above 0, such as 20 (got \(speed)).") }
     }
 
     func run() async throws {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe is an error with a message, not a silent death
         if output != "-" { try checkOutput(output, notAnyOf: [script, video] + (events.map { [$0] } ?? []),
                                            inputsAre: "an input of this bake") }
-        let input = try VideoInput(path: video)
+        let selected = try BakeFrames.resolve(frames: frames, shard: shard.flatMap(FrameShard.init), video: video) {
+            if FFmpegProcess.isContainer(video) { return try BakeFrames.containerFrameCount(video) }
+            guard video != "-", let header = try? Y4MReader(path: video).header else { return nil }
+            return knownFrameCount(header)
+        }
+        // nil: an empty part; .some(nil): every frame.
+        let part = selected ?? nil
+        let input = try VideoInput(path: video, frames: FFmpegProcess.isContainer(video) ? part : nil)
         let header = input.reader.header
         let output: VideoOutput
         do {
-            let loaded = try VideoBake.loadScript(script: script, header: header, video: video == "-" ? "on stdin" : video)
+            var loaded = try VideoBake.loadScript(script: script, header: header, video: video == "-" ? "on stdin" : video)
+            if let speed { try loaded.play(atSpeed: speed) }
             let scene = try Scene(script: loaded)
             if self.output != "-" { try checkOutput(self.output, notAnyOf: scene.inputFiles) }
             // A file of events is read and checked before EGL is opened.
@@ -61,14 +84,19 @@ struct BakeCommand: AsyncParsableCommand {
                                      primitive: primitive)
             let live = try stream.map { try LiveStrokes(events: $0, script: loaded, renderer: renderer) }
             output = try VideoOutput(path: self.output, header: header, conversion: bake.conversion,
-                                     audioFrom: FFmpegProcess.isContainer(video) ? video : nil)
-            let progress = BakeProgress(total: knownFrameCount(header), label: "baked")
+                                     audioFrom: FFmpegProcess.isContainer(video) && selected == .some(nil) ? video : nil)
+            let progress = BakeProgress(total: part?.count ?? knownFrameCount(header), label: "baked")
             let frames: Int
             do {
                 var extra: VideoBake.BeforeFrame?
-                if let live { extra = { n in try await live.layers(beforeFrame: n) } }
-                frames = try await bake.run(reader: input.reader, writer: output.writer, extraLayers: extra,
-                                            progress: { progress.update($0) })
+                if let live { extra = { n in try await live.frame(n) } }
+                if selected == nil {
+                    frames = 0  // an empty part: the header alone
+                } else {
+                    frames = try await bake.run(reader: input.reader, writer: output.writer, extraLayers: extra,
+                                                frames: part, readerAt: FFmpegProcess.isContainer(video) ? part?.lowerBound ?? 0 : 0,
+                                                progress: { progress.update($0) })
+                }
                 try input.finish()
                 try output.finish()
             } catch {

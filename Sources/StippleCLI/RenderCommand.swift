@@ -19,6 +19,8 @@ struct RenderCommand: AsyncParsableCommand {
             Examples:
               stipple render demo.json -o demo.png
               stipple render anim.json -o frames/ --frames 0...119
+              stipple render anim.json -o frames/ --frames 0...2399 --shard 2/8
+              stipple render drawing.json --frames all --speed 20 -o timelapse.mp4
             """)
 
     @Argument(help: "The JSON script to render (docs/reference.md §9).")
@@ -38,6 +40,9 @@ struct RenderCommand: AsyncParsableCommand {
             transform: FrameSelection.parse)
     var frames: FrameSelection?
 
+    @Option(help: ArgumentHelp("With --frames: render only the K-th of N contiguous parts of the range (K from 1), named as the whole run names them, so that N processes or machines can share the work and one folder (docs/distributed.md).", valueName: "K/N"))
+    var shard: String?
+
     @Flag(help: "With --frames: remove frame-NNNN.png files this run does not write (outside A...B, or of another digit width) that an earlier render left in the folder.")
     var clean = false
 
@@ -46,6 +51,9 @@ struct RenderCommand: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Draw the canvas in tiles of N × N pixels (at most what the driver holds) and write the PNG band by band. Canvases larger than the driver's limit or than 4096×4096 are tiled without it (docs/large-canvases.md).", valueName: "N"))
     var tile: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Timelapse: touch times and undo, redo and clear entries play F times faster (F > 0); stamps still age one frame a frame. A saved drawing replays its strokes from frame 0.", valueName: "F"))
+    var speed: Double?
 
     @Option(help: "Draw stamps as point sprites (default) or quads (placement exact on every driver).")
     var primitive: Primitive = .points
@@ -61,7 +69,12 @@ struct RenderCommand: AsyncParsableCommand {
         if let frame, !(0...Limits.maxFrame).contains(frame) {
             throw ValidationError("Please give a frame from 0 to \(Limits.maxFrame) (got \(frame)).")
         }
-        if let frames { try frames.validate() }
+        if let frames, shard == nil { try frames.validate() }  // a shard's part is checked once resolved
+        if let shard {
+            guard FrameShard(shard) != nil else { throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).") }
+            guard frames != nil else { throw ValidationError("--shard splits --frames A...B; please give --frames too.") }
+        }
+        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed is a number above 0, such as 20 (got \(speed)).") }
         if let tile, tile < 1 { throw ValidationError("Please give a tile side of at least 1 pixel (got \(tile)).") }
         if tile != nil, frames != nil, isVideoOutput(output) {
             throw ValidationError("--tile draws PNGs band by band; a video's frames are drawn whole (leave --tile out).")
@@ -70,7 +83,9 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let scene = try Scene.load(path: script)
+        var loaded = try Script.load(path: script)
+        if let speed { try loaded.play(atSpeed: speed) }
+        let scene = try Scene(script: loaded)
         // Bad output paths are refused before EGL is opened.
         if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
         _ = try OutputKind.forRender(output, frames: frames != nil)
@@ -81,11 +96,18 @@ struct RenderCommand: AsyncParsableCommand {
 
         if let frames {
             let range = frames.resolve(scene)
-            try range.validate()
+            let whole = range.lower...range.upper
+            let part = shard.flatMap(FrameShard.init).map({ $0.part(of: whole) }) ?? whole
+            try range.validate(written: part?.count ?? 0)
             if isVideoOutput(output) {
-                return try await renderVideo(scene, range, output: output, renderer: renderer, settings: settings)
+                // An empty part writes the header alone, so that every part's file can be joined.
+                return try await renderVideo(scene, part, output: output, renderer: renderer, settings: settings)
             }
-            try await renderFrames(scene, range, renderer, settings)
+            guard let part else {
+                note("\(output): shard \(shard ?? "") of \(range.count) frame\(range.count == 1 ? "" : "s") is empty; nothing written")
+                return
+            }
+            try await renderFrames(scene, whole: whole, part: part, renderer, settings)
             return
         }
         let n = frame ?? 0
@@ -99,13 +121,16 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     /// Renders on the render thread while earlier frames are encoded on other threads.
-    private func renderFrames(_ scene: Scene, _ range: FrameRange, _ renderer: Renderer,
+    /// A shard writes `part` of `whole`: named as the whole run names them, and only frames
+    /// outside the whole range are stale (other shards write the rest of it into the folder).
+    private func renderFrames(_ scene: Scene, whole: ClosedRange<Int>, part: ClosedRange<Int>, _ renderer: Renderer,
                               _ settings: RenderSettings) async throws {
-        let sequence = FrameSequence(frames: range.lower...range.upper, folder: output, compression: Int32(compression))
+        let sequence = FrameSequence(frames: part, folder: output, compression: Int32(compression),
+                                     lastFrameOfRun: whole.upperBound)
         let made = try OutputFolder.make(output, for: "--frames")
         let stale: [String]
         do {
-            stale = try staleFrames(of: sequence, notAnyOf: scene.inputFiles)
+            stale = try staleFrames(of: FrameSequence(frames: whole, folder: output), notAnyOf: scene.inputFiles)
             try sequence.checkTargets(notAnyOf: scene.inputFiles, overwrite: overwrite)
             if drawsInTiles(scene, renderer) {
                 try await renderTiledFrames(scene, sequence, renderer: renderer, settings: settings)
@@ -126,7 +151,7 @@ struct RenderCommand: AsyncParsableCommand {
     private func renderSequence(_ sequence: FrameSequence, _ scene: Scene, _ layers: [LayerID],
                                 _ renderer: Renderer, _ settings: RenderSettings) async throws {
         let range = sequence.frames
-        let canvas = scene.canvas, upload = self.upload, session = scene.session
+        let canvas = scene.canvas, upload = self.upload
         let progress = ProgressLine(total: range.count, label: "rendering frames")
         if scene.hasStrokeLayers {
             // Stroke layers read the canvas drawn so far: each frame is drawn from the scene.
@@ -136,8 +161,8 @@ struct RenderCommand: AsyncParsableCommand {
             }, progress: { progress.update($0) })
         }
         try await sequence.run(overwrite: overwrite, render: { n in
-            try await renderer.renderLayers(session.shown(layers, atFrame: n), canvas: canvas,
-                                            frame: session.clockFrame(n), settings: settings, upload: upload)
+            try await renderer.render(scene.state(atFrame: n), layers: layers, canvas: canvas,
+                                      settings: settings, upload: upload)
         }, progress: { progress.update($0) })
     }
 }

@@ -53,13 +53,15 @@ struct FrameRange: ExpressibleByArgument, Sendable {
     static var defaultValueDescription: String { "A...B" }
 
     /// The documented bounds (docs/limits.md): frames up to `Limits.maxFrame`, at most
-    /// `Limits.maxFramesPerRun` a run.
-    func validate() throws {
+    /// `Limits.maxFramesPerRun` a run (`written`: the frames this run writes, a shard's part).
+    func validate(written: Int? = nil) throws {
+        let count = written ?? self.count
         guard upper <= Limits.maxFrame else {
             throw ValidationError("--frames \(lower)...\(upper) goes past frame \(Limits.maxFrame), the last frame Stipple renders.")
         }
         guard count <= Limits.maxFramesPerRun else {
-            throw ValidationError("--frames \(lower)...\(upper) is \(count) frames; one run writes at most \(Limits.maxFramesPerRun).")
+            throw ValidationError("--frames \(lower)...\(upper) is \(count) frames\(written == nil ? "" : " in this shard"); "
+                                  + "one run writes at most \(Limits.maxFramesPerRun) (--shard K/N splits a range into N runs).")
         }
     }
 }

@@ -8,10 +8,11 @@ final class VideoInput {
     let decoder: FFmpegProcess?
     let path: String
 
-    init(path: String) throws {
+    /// `frames`: a container's decoder sends only those frames.
+    init(path: String, frames: ClosedRange<Int>? = nil) throws {
         self.path = path
         if FFmpegProcess.isContainer(path) {
-            let ffmpeg = try FFmpegProcess.decoder(input: path)
+            let ffmpeg = try FFmpegProcess.decoder(input: path, frames: frames)
             decoder = ffmpeg
             do {
                 reader = try Y4MReader(descriptor: ffmpeg.stdoutDescriptor, name: path, owns: false)

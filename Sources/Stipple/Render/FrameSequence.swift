@@ -8,11 +8,15 @@ package struct FrameSequence: Sendable {
     package var folder: String
     package var compression: Int32
     package var encoders: Int
+    /// The last frame of the whole run this sequence is a part of (a shard): names take
+    /// its digit width, so every part names its frames as the whole run does.
+    package var lastFrameOfRun: Int
 
     package init(frames: ClosedRange<Int>, folder: String, compression: Int32 = PNGFile.defaultCompression,
-                encoders: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                encoders: Int = ProcessInfo.processInfo.activeProcessorCount, lastFrameOfRun: Int? = nil) {
         self.frames = frames; self.folder = folder; self.compression = compression
         self.encoders = max(1, encoders)
+        self.lastFrameOfRun = max(lastFrameOfRun ?? frames.upperBound, frames.upperBound)
     }
 
     /// Encoding runs on Dispatch's threads, not Swift's cooperative pool: that pool has one
@@ -36,14 +40,15 @@ package struct FrameSequence: Sendable {
 
     /// `DIR/frame-NNNN.png`: at least four digits, and as many as the range's last frame
     /// needs, so that every name of a run has the same width and they sort in frame order
-    /// (`frame-00009.png` … `frame-10000.png`). Frames are at most `Limits.maxFrame`.
+    /// (`frame-00009.png` … `frame-10000.png`), a shard's as the whole run's (`lastFrameOfRun`).
+    /// Frames are at most `Limits.maxFrame`.
     package func path(of frame: Int) -> String {
         (folder as NSString).appendingPathComponent(name(of: frame))
     }
 
     /// The file name alone: `frame-0007.png`, `frame-09998.png` in a run to 10000.
     package func name(of frame: Int) -> String {
-        let digits = max(4, String(frames.upperBound).count)
+        let digits = max(4, String(lastFrameOfRun).count)
         let number = String(frame)
         return "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
     }

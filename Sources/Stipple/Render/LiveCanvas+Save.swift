@@ -37,7 +37,7 @@ extension LiveCanvas {
                  undo limits: UndoLimits = UndoLimits()) async throws {
         let script = try Script.load(path: path)
         let scene = try Scene(script: script)
-        let shown = script.session.shownEntries(count: script.draw.count, atFrame: 0)
+        let shown = script.session.state(atFrame: 0, count: script.draw.count).entries
         for i in shown where script.draw[i].stroke == nil {
             throw InputError(file: path, location: script.draw[i].location,
                              "a live canvas opens strokes (points entries) only; this draw entry is stamps")

@@ -49,7 +49,7 @@ public struct Scene: Sendable {
                 return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps).withMode(entry, index: index, fps: script.fps)
             }
             // A stroke becomes stamps here (docs/reference.md §6), ages as at frame 0.
-            let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.fps,
+            let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.touchRate,
                                               seed: script.seed, strokeIndex: stroke.index)
             let turned = stamps.contains { $0.rotation != 0 }
             return StampBatch(brushKey: b.key, brush: b.brush, stamps: stamps.map(\.point),
@@ -81,7 +81,8 @@ public struct Scene: Sendable {
     /// The live vertex buffer at frame `n` (docs/reference.md §9): every stamp born at or before frame
     /// n, aged by n, dead stamps gone, in draw order. This is exactly what is uploaded.
     public func batches(atFrame n: Int) -> [StampBatch] {
-        session.batches(batches, atFrame: n).map { LiveStamps.batch($0, atFrame: n, effects: effects) }
+        let state = state(atFrame: n)
+        return state.shown(batches).map { LiveStamps.batch($0, atFrame: state.clockFrame, effects: effects) }
     }
 
     /// Throws when the driver cannot hold this canvas, blaming the script's canvas size.

@@ -34,6 +34,9 @@ public struct Script: Sendable {
     /// `Limits.maxStrokeWalkPerScript` (live strokes share what is left).
     package var stampsUsed = 0
     package var walkUsed = 0
+    /// How many times faster than drawn touch times and session entries play (a timelapse,
+    /// `Script.play(atSpeed:)`). Default 1. Stamp ages still count output frames.
+    public internal(set) var speed: Double = 1
 
     public static let defaultFPS: Double = 30
     public static let defaultDissolveDistance: Float = 6

@@ -27,7 +27,7 @@ package struct SessionOp: Sendable, Equatable {
 }
 
 /// Which of a script's draw entries are shown at a frame, given its session entries
-/// (docs/reference.md §12). Pure data: `Scene.batches(atFrame:)` and `stipple render --frames` ask it.
+/// (docs/reference.md §12). Pure data: `FrameState` is built from it.
 ///
 /// At frame N the draw list is replayed in order through a `SessionHistory`: each stroke
 /// entry is a new stroke, each session entry whose frame is at most N is applied, and a
@@ -48,25 +48,6 @@ package struct SessionTimeline: Sendable, Equatable {
     package func shownEntries(count: Int, atFrame n: Int) -> [Int] {
         guard !ops.isEmpty else { return Array(0..<count) }
         return replay(count: count, clockFrame: n + startFrame).shown
-    }
-
-    /// The items (one a stroke entry: batches, layers) shown at render frame `n`.
-    package func shown<T>(_ items: [T], atFrame n: Int) -> [T] {
-        guard !ops.isEmpty else { return items }
-        return shownEntries(count: items.count, atFrame: n).map { items[$0] }
-    }
-
-    /// The batches shown at render frame `n`, their ages moved onto the render's clock
-    /// (plus `startFrame`), still as at render frame 0.
-    package func batches(_ batches: [StampBatch], atFrame n: Int) -> [StampBatch] {
-        let shown = shown(batches, atFrame: n)
-        guard startFrame != 0 else { return shown }
-        let shift = Float(startFrame)
-        return shown.map { batch in
-            var b = batch
-            for i in b.stamps.indices { b.stamps[i].age += shift }
-            return b
-        }
     }
 
     /// The clock frame that render frame `n` shows.

@@ -10,9 +10,16 @@ struct EventDecoder {
     let brushes: Set<String>
     /// The video's rate: touch times become frames with it (and are bounded by it).
     let fps: Double
+    /// Turns touch times into frames (`Script.touchRate`: fps, or less in a timelapse).
+    let touchRate: Double
     private var lastTime = -Double.infinity
     private var budget: EventBudget
     private var ended: Set<Int> = []
+    /// The script's session entries and the undo, redo and clear events so far, in draw
+    /// order: what an undo or redo event is checked against.
+    var session: SessionTimeline
+    /// Stroke entries before the next event: the script's, and live strokes started so far.
+    var strokes: Int
 
     static let sampleKeys = ["t", "stroke", "x", "y", "pressure"]
     static let styleKeys = ["brush", "color", "radius", "spacing", "smoothing", "opacity", "speed", "rotation"]
@@ -22,7 +29,10 @@ struct EventDecoder {
         self.file = file
         brushes = Set(script.brushes.keys)
         fps = script.fps
+        touchRate = script.touchRate
         budget = EventBudget(script: script)
+        session = script.session
+        strokes = script.draw.count
     }
 
     /// Decodes line number `line` (from 1); nil for a blank line.
@@ -62,6 +72,11 @@ struct EventDecoder {
         guard t >= lastTime else {
             throw d.fail(tMember.value.location, "events out of order: t = \(t) s comes after an event at t = \(lastTime) s")
         }
+        if members.contains(where: { ScriptDecoder.sessionVerbs.contains($0.key) }) {
+            let op = try sessionOp(members, root: root, t: t, d)
+            lastTime = t
+            return TouchEvent(kind: .session(op), t: t, line: line)
+        }
         if let end = d.member("end", in: members) {
             try d.checkKeys(members, allowed: ["t", "end"], in: "an end event")
             let id = try strokeID(end.value, d)
@@ -100,6 +115,7 @@ struct EventDecoder {
             spec.style.cull = budget.cull
             try budget.open(id, style: spec.style, d, at: strokeMember.value.location)
             start = TouchEvent.StrokeStart(brush: name, style: spec.style)
+            strokes += 1
         }
         let x = try d.float(d.required("x", in: members, of: root, context: "a touch event").value, for: "x")
         let y = try d.float(d.required("y", in: members, of: root, context: "a touch event").value, for: "y")

@@ -72,9 +72,12 @@ package final class FFmpegProcess: @unchecked Sendable {
     }
 
     /// ffmpeg decoding `input` (any container it reads) to 8-bit y4m on a pipe.
-    package static func decoder(input: String) throws -> FFmpegProcess {
+    /// With `frames`, only those frames (numbered from 0 in decode order) come out: ffmpeg
+    /// seeks by a `select` filter, exact to the frame.
+    package static func decoder(input: String, frames: ClosedRange<Int>? = nil) throws -> FFmpegProcess {
         guard FileManager.default.fileExists(atPath: input) else { throw InputError(file: input, "file not found") }
-        return try FFmpegProcess(arguments: ["-i", input, "-map", "0:v:0", "-pix_fmt", "yuv420p",
+        let select = frames.map { ["-vf", "select=between(n\\,\($0.lowerBound)\\,\($0.upperBound))", "-fps_mode", "passthrough"] } ?? []
+        return try FFmpegProcess(arguments: ["-i", input, "-map", "0:v:0"] + select + ["-pix_fmt", "yuv420p",
                                              "-f", "yuv4mpegpipe", "-"],
                                  purpose: "decoding \(input)", file: input, stdinPipe: false, stdoutPipe: true)
     }

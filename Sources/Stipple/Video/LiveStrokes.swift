@@ -13,11 +13,12 @@ package final class LiveStrokes: @unchecked Sendable {
     let firstIndex: Int
     private var open: [Int: (builder: StrokeBuilder, layer: LayerID)] = [:]
     private var order: [LayerID] = []
+    private var ops: [SessionOp] = []
 
     package init(events: EventStream, script: Script, renderer: Renderer) throws {
         self.events = events
         self.renderer = renderer
-        fps = script.fps
+        fps = script.touchRate  // touch times to frames (a timelapse plays them faster)
         seed = script.seed
         firstIndex = script.draw.filter { $0.stroke != nil }.count
         var brushes: [String: (String, Brush)] = [:]
@@ -36,8 +37,9 @@ package final class LiveStrokes: @unchecked Sendable {
         self.brushes = brushes
     }
 
-    /// Applies the events due by frame `n`; returns the live strokes' layers in draw order.
-    package func layers(beforeFrame n: Int) async throws -> [LayerID] {
+    /// Applies the events due by frame `n`; returns the live strokes' layers in draw order
+    /// and the undo, redo and clear events so far.
+    package func frame(_ n: Int) async throws -> LiveFrame {
         for event in try events.take(throughFrame: n, fps: fps) {
             switch event.kind {
             case let .sample(id, sample, start):
@@ -56,9 +58,11 @@ package final class LiveStrokes: @unchecked Sendable {
             case let .end(id):
                 guard var stroke = open.removeValue(forKey: id) else { continue }
                 try await send(stroke.builder.end(), to: stroke.layer)
+            case let .session(op):
+                ops.append(op)
             }
         }
-        return order
+        return LiveFrame(layers: order, ops: ops)
     }
 
     private func send(_ stamps: [Stamp], to layer: LayerID) async throws {
@@ -66,4 +70,13 @@ package final class LiveStrokes: @unchecked Sendable {
         let rotations = stamps.contains { $0.rotation != 0 } ? stamps.map(\.rotation) : nil
         try await renderer.append(stamps.map(\.point), rotations: rotations, to: layer)
     }
+}
+
+/// What live events add to a frame: strokes (layers drawn after the script's, in the order
+/// they started) and undo, redo and clear entries (positions counting the script's stroke
+/// entries and then the live strokes).
+package struct LiveFrame: Sendable {
+    package var layers: [LayerID] = []
+    package var ops: [SessionOp] = []
+    package init(layers: [LayerID] = [], ops: [SessionOp] = []) { self.layers = layers; self.ops = ops }
 }

@@ -1,10 +1,14 @@
-/// One live touch event (docs/video.md): a sample of a stroke, or the stroke's end. Events
+/// One live touch event (docs/video.md): a sample of a stroke, the stroke's end, or an
+/// undo, redo or clear. Events
 /// come as JSON lines while a video is baked, and each applies at the frame its time falls in.
 package struct TouchEvent: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         /// A touch sample of stroke `stroke`; `start` is set on the stroke's first event.
         case sample(stroke: Int, TouchSample, start: StrokeStart?)
         case end(stroke: Int)
+        /// An undo, redo or clear (docs/reference.md §12), placed in draw order after the
+        /// script's entries and the live strokes that started before it.
+        case session(SessionOp)
     }
 
     /// How a stroke is drawn: named on its first event, as a script's `points` entry does.

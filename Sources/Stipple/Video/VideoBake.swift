@@ -47,8 +47,10 @@ public final class VideoBake: @unchecked Sendable {
                                  + "\(video)); leave \"fps\" out to take the video's")
             }
         }
-        // Touch times convert to frames at the video's exact rate.
+        // Touch times and session entries convert to frames at the video's exact rate.
         script.fps = header.fps
+        script.retimeSession()
+        try script.checkSession()
         return script
     }
 
@@ -69,18 +71,34 @@ public final class VideoBake: @unchecked Sendable {
         try scene.checkFits(renderer.info)
     }
 
-    /// Hooks called before the sketch of frame n is drawn (live events); may add layers.
-    public typealias BeforeFrame = @Sendable (Int) async throws -> [LayerID]
+    /// Hooks called before the sketch of frame n is drawn (live events); may add layers and
+    /// session entries.
+    package typealias BeforeFrame = @Sendable (Int) async throws -> LiveFrame
 
     /// Reads every frame from `reader`, composites the sketch and writes it to `writer`.
     /// `extraLayers`, called before each frame's sketch is drawn, returns layers drawn after
     /// the script's (live strokes). `progress` gets the frames written so far. Returns the
     /// number of frames. The writer is not finished: the caller does that, or abandons it.
-    public func run(reader: Y4MReader, writer: Y4MWriter, extraLayers: BeforeFrame? = nil,
+    ///
+    /// `frames` bakes only those frames of the video: the reader's next frame is frame
+    /// `readerAt` (a y4m reader is moved on to the first by `Y4MReader.skip`), and the first
+    /// frame's state is built directly from the script and events, as the whole bake has it.
+    public func run(reader: Y4MReader, writer: Y4MWriter, frames: ClosedRange<Int>? = nil, readerAt: Int = 0,
                     progress: (Int) -> Void = { _ in }) async throws -> Int {
+        try await run(reader: reader, writer: writer, extraLayers: nil, frames: frames, readerAt: readerAt,
+                      progress: progress)
+    }
+
+    /// As `run(reader:writer:frames:readerAt:progress:)`, with live events' strokes and
+    /// session entries (`stipple bake --events`) added before each frame.
+    package func run(reader: Y4MReader, writer: Y4MWriter, extraLayers: BeforeFrame?,
+                     frames: ClosedRange<Int>? = nil, readerAt: Int = 0,
+                     progress: (Int) -> Void = { _ in }) async throws -> Int {
+        let first = frames?.lowerBound ?? 0, last = frames?.upperBound ?? Int.max
+        if first > readerAt { try reader.skip(first - readerAt) }
         let layers = try await scene.makeLayers(on: renderer)
         let canvas = Canvas(width: header.width, height: header.height)
-        let (renderer, settings, span, session) = (self.renderer, self.settings, self.span, scene.session)
+        let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
         // Premultiplied, as read back: only covered pixels are un-premultiplied, by the
         // compositor, off the render thread.
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
@@ -88,18 +106,19 @@ public final class VideoBake: @unchecked Sendable {
         func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
             Task {
                 guard !scene.hasStrokeLayers else { return nil }
-                let extra = try await extraLayers?(n) ?? []
-                guard span.mayDraw(frame: session.clockFrame(n)) || !extra.isEmpty else { return nil }
-                // The script's undo, redo and clear entries choose the layers shown at frame n.
-                return try await renderer.renderLayersPremultiplied(session.shown(layers, atFrame: n) + extra,
-                                                                    canvas: canvas, frame: session.clockFrame(n),
-                                                                    settings: settings)
+                let live = try await extraLayers?(n) ?? LiveFrame()
+                // The undo, redo and clear entries (the script's, then live ones) choose the
+                // layers shown at frame n.
+                let state = scene.state(atFrame: n, live: live)
+                guard !state.entries.isEmpty, span.mayDraw(frame: state.clockFrame) || !live.layers.isEmpty else { return nil }
+                return try await renderer.renderPremultiplied(state, layers: layers + live.layers,
+                                                              canvas: canvas, settings: settings)
             }
         }
         var frame = Y4MFrame(header: reader.header)
-        var n = 0
+        var n = first
         timings = BakeTimings()
-        var next = sketch(0)
+        var next = sketch(first)
         var clock = DispatchTime.now().uptimeNanoseconds
         func lap(_ phase: WritableKeyPath<BakeTimings, Double>) {
             let t = DispatchTime.now().uptimeNanoseconds
@@ -107,13 +126,17 @@ public final class VideoBake: @unchecked Sendable {
             clock = t
         }
         do {
-            while try reader.read(into: &frame) {
+            while n <= last, try reader.read(into: &frame) {
                 lap(\.read)
                 let sketched = try await next.value
                 lap(\.waitingForRenderer)
                 next = sketch(n + 1)
-                try await modes?.apply(frame: session.clockFrame(n), layers: session.shown(layers, atFrame: n)
-                                       + (try await extraLayers?(n) ?? []), to: &frame)
+                if let modes {
+                    // Stroke layers read the frame: the shown entries and live strokes drawn over it.
+                    let live = try await extraLayers?(n) ?? LiveFrame()
+                    let state = scene.state(atFrame: n, live: live)
+                    try await modes.apply(frame: state.clockFrame, layers: state.shown(layers + live.layers), to: &frame)
+                }
                 if let sketched {
                     PlaneCompositor.composite(sketched, width: canvas.width, height: canvas.height, premultiplied: true,
                                               over: &frame, conversion: conversion)
@@ -122,8 +145,8 @@ public final class VideoBake: @unchecked Sendable {
                 try writer.write(frame)
                 lap(\.write)
                 n += 1
-                timings.frames = n
-                progress(n)
+                timings.frames = n - first
+                progress(n - first)
             }
         } catch {
             // The next sketch may be drawing: let it finish before the error ends the process
@@ -132,6 +155,6 @@ public final class VideoBake: @unchecked Sendable {
             throw error
         }
         _ = try? await next.value
-        return n
+        return n - first
     }
 }

@@ -96,6 +96,27 @@ public final class Y4MReader {
         return true
     }
 
+    /// Moves past the next `count` frames without reading them: in a regular file (bare
+    /// `FRAME` lines, as ffmpeg writes) by computing their byte offset, elsewhere by reading.
+    /// The next `read` checks that a FRAME line starts where the skip landed.
+    public func skip(_ count: Int) throws(InputError) {
+        var info = stat()
+        let stride = 6 + header.frameSize
+        let target = offset + count * stride
+        // Where the skipped frames' FRAME lines must be, bare: else (FRAME lines with tags) read them.
+        func bare(at position: Int) -> Bool {
+            var marker = [UInt8](repeating: 0, count: 6)
+            return pread(fd, &marker, 6, off_t(position)) == 6 && marker == Array("FRAME\n".utf8)
+        }
+        if count > 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+           bare(at: offset), bare(at: target - stride), lseek(fd, off_t(target), SEEK_SET) >= 0 {
+            offset = target; framesRead += count; start = 0; end = 0
+            return
+        }
+        var frame = Y4MFrame(header: header)
+        for _ in 0..<count where !(try read(into: &frame)) { return }
+    }
+
     /// A line without its newline; nil at the end of the stream before any byte.
     private func readLine(limit: Int) throws(InputError) -> [UInt8]? {
         var line: [UInt8] = []

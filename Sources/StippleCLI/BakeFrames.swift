@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Stipple
+
+/// Which input frames `bake --frames A...B` and `bake --shard K/N` write.
+enum BakeFrames {
+    /// The frames to bake, or nil for every frame. `count` counts the input's frames when
+    /// it can (a regular y4m file from its size, a container with ffprobe), for `--shard`
+    /// without `--frames` and for `--frames all`.
+    static func resolve(frames: FrameSelection?, shard: FrameShard?, video: String,
+                        count: () throws -> Int?) throws -> ClosedRange<Int>?? {
+        var whole: ClosedRange<Int>?
+        switch frames {
+        case let .range(r)?: whole = r.lower...r.upper
+        case .all?, nil:
+            guard shard != nil || frames != nil else { return .some(nil) }
+            guard let total = try count() else {
+                throw InputError(file: video == "-" ? "stdin" : video,
+                                 "cannot count the frames of a stream; give --frames A...B with --shard")
+            }
+            guard total > 0 else { return nil }
+            whole = 0...(total - 1)
+        }
+        guard let whole else { return nil }
+        guard let shard else { return .some(whole) }
+        // An empty part (more parts than frames) writes a header and no frame.
+        return shard.part(of: whole).map { .some($0) } ?? nil
+    }
+
+    /// The number of video frames in a container, counted by ffprobe (decoding nothing:
+    /// packets are counted).
+    static func containerFrameCount(_ path: String) throws -> Int {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["ffprobe", "-v", "error", "-select_streams", "v:0", "-count_packets",
+                           "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", path]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        probe.standardError = FileHandle.nullDevice
+        try probe.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        probe.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard probe.terminationStatus == 0, let n = Int(text.split(separator: ",").first ?? "") else {
+            throw InputError(file: path, "ffprobe could not count its video frames; give --frames A...B")
+        }
+        return n
+    }
+}
