@@ -125,33 +125,11 @@ enum OKLabDifference {
         return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
     }
 
-    /// pixelmatch's `antialiased()` on straight words: at most two neighbours of equal
-    /// brightness, both darker and brighter ones, and the darkest or the brightest inside a
-    /// flat area (three or more identical neighbours) in both images.
+    /// pixelmatch 7's `antialiased()` on straight words: its brightness difference, the
+    /// detector otherwise as pixelmatch 6's.
     static func isAntialiased(_ image: UnsafeBufferPointer<UInt32>, _ other: UnsafeBufferPointer<UInt32>,
                               x: Int, y: Int, width: Int, height: Int) -> Bool {
-        let x0 = max(x - 1, 0), y0 = max(y - 1, 0)
-        let x2 = min(x + 1, width - 1), y2 = min(y + 1, height - 1)
-        var equal = (x == x0 || x == x2 || y == y0 || y == y2) ? 1 : 0
-        let centre = image[y * width + x]
-        var lowest = 0.0, highest = 0.0
-        var minX = 0, minY = 0, maxX = 0, maxY = 0
-        for nx in x0...x2 {
-            for ny in y0...y2 where nx != x || ny != y {
-                let d = brightnessDelta(centre, image[ny * width + nx])
-                if d == 0 {
-                    equal += 1
-                    if equal > 2 { return false }
-                } else if d < lowest {
-                    lowest = d; minX = nx; minY = ny
-                } else if d > highest {
-                    highest = d; maxX = nx; maxY = ny
-                }
-            }
-        }
-        if lowest == 0 || highest == 0 { return false }
-        let siblings = PerceptualDifference.hasManySiblings
-        return (siblings(image, minX, minY, width, height) && siblings(other, minX, minY, width, height))
-            || (siblings(image, maxX, maxY, width, height) && siblings(other, maxX, maxY, width, height))
+        PerceptualDifference.isAntialiased(image, other, x: x, y: y, width: width, height: height,
+                                           brightnessDelta: brightnessDelta)
     }
 }

@@ -85,18 +85,28 @@ public enum PerceptualDifference {
     /// `image` and `other`, i.e. sits inside a flat area on one side of the edge.
     static func isAntialiased(_ image: UnsafeBufferPointer<UInt32>, _ other: UnsafeBufferPointer<UInt32>,
                               x: Int, y: Int, width: Int, height: Int) -> Bool {
+        let yc = brightness(image[y * width + x])
+        return isAntialiased(image, other, x: x, y: y, width: width, height: height) { centre, n in
+            n == centre ? 0 : yc - brightness(n)
+        }
+    }
+
+    /// The detector with the brightness difference of the centre and a neighbour given:
+    /// pixelmatch 6's (YIQ luma, premultiplied over white) or pixelmatch 7's (see `OKLabDifference`).
+    @inline(__always)
+    static func isAntialiased(_ image: UnsafeBufferPointer<UInt32>, _ other: UnsafeBufferPointer<UInt32>,
+                              x: Int, y: Int, width: Int, height: Int,
+                              brightnessDelta: (_ centre: UInt32, _ neighbour: UInt32) -> Double) -> Bool {
         let x0 = max(x - 1, 0), y0 = max(y - 1, 0)
         let x2 = min(x + 1, width - 1), y2 = min(y + 1, height - 1)
         var equal = (x == x0 || x == x2 || y == y0 || y == y2) ? 1 : 0
         let centre = image[y * width + x]
-        let yc = brightness(centre)
         var lowest = 0.0, highest = 0.0  // most negative and most positive brightness delta
         var minX = 0, minY = 0, maxX = 0, maxY = 0
         // Columns outer, rows inner: pixelmatch's order, which decides ties.
         for nx in x0...x2 {
             for ny in y0...y2 where nx != x || ny != y {
-                let n = image[ny * width + nx]
-                let d = n == centre ? 0 : yc - brightness(n)
+                let d = brightnessDelta(centre, image[ny * width + nx])
                 if d == 0 {
                     equal += 1
                     if equal > 2 { return false }
