@@ -68,10 +68,10 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public var index: Int
     public var count: Int
 
+    /// `K/N` with 1 ≤ K ≤ N, read as a frame range's shard is; nil otherwise.
     public init?(_ text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else { return nil }
-        index = k; count = n
+        guard let parsed = FrameShard(text) else { return nil }
+        index = parsed.index; count = parsed.count
     }
 
     public var description: String { "\(index)/\(count)" }
