@@ -4,7 +4,8 @@ import XCTest
 /// StippleTesting as a user meets it, through a separate SwiftPM package that depends on Stipple by path
 /// (Fixtures/consumer-package), built and tested with `swift test` as a user would: two calls
 /// in one test, a parameterized test, a duplicate name, the record modes, two accepted goldens,
-/// a nondeterministic case, an over-loose tolerance.
+/// a nondeterministic case, an over-loose tolerance, and the three PNG attachments of a failure
+/// in Swift Testing (`swift test --attachments-path`).
 ///
 /// The package is copied to .build-consumer/package (two folders below the root, so its
 /// "../.." is Stipple) and built in .build-consumer/scratch, kept between runs: the first
