@@ -1,6 +1,6 @@
 # Stipple: every task a person does is a make target.
 #   make run     install what is missing, build, render the demo to out/demo.png
-#   make test    install what is missing, build, run the whole suite
+#   make test    install what is missing, build, run the whole suite (and `make integrations`)
 #   make goldens re-record Fixtures/golden/ (only for an intended change: say why in your note)
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -17,7 +17,7 @@ TEST_APT_PACKAGES := chromium ffmpeg
 # For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
 BENCH_APT_PACKAGES := libcairo2
 
-.PHONY: docs deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
+.PHONY: docs integrations deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -59,6 +59,20 @@ run: build-release
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) integrations
+
+# The swift-snapshot-testing strategies (Integrations/StippleSnapshotTesting: a package of its
+# own, depending on Stipple by path, so Stipple's users never build swift-snapshot-testing).
+# Built and tested in its own .build; its failing comparisons attach their diff images,
+# which `swift test --attachments-path` must collect.
+INTEGRATION := $(CURDIR)/Integrations/StippleSnapshotTesting
+integrations: deps
+	$(SWIFT) build --package-path $(INTEGRATION) --build-tests
+	@rm -rf $(INTEGRATION)/.build/attachments && mkdir -p $(INTEGRATION)/.build/attachments
+	$(SWIFT) test --package-path $(INTEGRATION) --skip-build --attachments-path $(INTEGRATION)/.build/attachments
+	@n=$$(find $(INTEGRATION)/.build/attachments -name '*.png' | wc -l); \
+	  if [ "$$n" -lt 1 ]; then echo "integrations: no diff image was attached"; exit 1; fi; \
+	  echo "integrations: $$n diff images attached"
 
 # The standard benchmark set (under 2 minutes here), with its chart: see docs/benchmark.md.
 bench: bench-deps build-release

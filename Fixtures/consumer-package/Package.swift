@@ -7,7 +7,6 @@ import PackageDescription
 
 let package = Package(
     name: "StippleConsumer",
-    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Stipple", path: "../.."),
     ],

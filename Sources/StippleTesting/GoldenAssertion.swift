@@ -56,6 +56,7 @@ enum GoldenAssertion {
                 let d = result.driver
                 fail(GoldenConsole.line(result) + failurePaths(result)
                      + "\n(driver: EGL \(d.platform), \(d.vendor), \(d.renderer))", at: site)
+                attachImages(of: result, at: site)
             } else if result.verdict == .recorded {
                 FileHandle.standardError.write(Data("stipple: \(GoldenConsole.line(result))\n".utf8))
             }

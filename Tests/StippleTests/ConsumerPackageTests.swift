@@ -4,7 +4,8 @@ import XCTest
 /// StippleTesting as a user meets it, through a separate SwiftPM package that depends on Stipple by path
 /// (Fixtures/consumer-package), built and tested with `swift test` as a user would: two calls
 /// in one test, a parameterized test, a duplicate name, the record modes, two accepted goldens,
-/// a nondeterministic case, an over-loose tolerance.
+/// a nondeterministic case, an over-loose tolerance, and the three PNG attachments of a failure
+/// in Swift Testing (`swift test --attachments-path`).
 ///
 /// The package is copied to .build-consumer/package (two folders below the root, so its
 /// "../.." is Stipple) and built in .build-consumer/scratch, kept between runs: the first
@@ -56,7 +57,17 @@ final class ConsumerPackageTests: XCTestCase {
         now["same.\(d).points.png"] = nil
         XCTAssertEqual(now, recorded, "never rewrites nothing")
 
-        // 3. failed, for one golden by name: only it is rewritten; the others fail, saying how to accept each.
+        // 3. A failure in Swift Testing, run as `swift test --attachments-path DIR`: the expected,
+        // actual and diff images are the test's three PNG attachments, named for the golden.
+        let attachments = work.appendingPathComponent("attachments")
+        try? FileManager.default.removeItem(at: attachments)
+        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
+        run = try swiftTest(swift, ["CONSUMER_SHIFT": "1", "STIPPLE_RECORD": "never"], filter: "look",
+                            extra: ["--attachments-path", attachments.path], build: true)
+        XCTAssertNotEqual(run.status, 0, "the shifted look fails")
+        try assertAttachments(in: attachments, named: "look", run)
+
+        // 4. failed, for one golden by name: only it is rewritten; the others fail, saying how to accept each.
         run = try swiftTest(swift, ["CONSUMER_SHIFT": "1", "STIPPLE_RECORD": "failed", "STIPPLE_RECORD_FILTER": "twoCalls.1"])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue((run.stdout + run.stderr).contains("RECORDED twoCalls.1: recorded (golden changed"), run.stdout)
@@ -66,13 +77,13 @@ final class ConsumerPackageTests: XCTestCase {
             XCTAssertEqual(now[file] != data, file.hasPrefix("twoCalls.1."), file)
         }
 
-        // 4. all: every image that changed is written; then the run passes.
+        // 5. all: every image that changed is written; then the run passes.
         run = try swiftTest(swift, ["CONSUMER_SHIFT": "1", "STIPPLE_RECORD": "all"])
         XCTAssertEqual(run.status, 0, String(run.stdout.suffix(3000)))
         now = try bytes()
         for file in recorded.keys { XCTAssertNotEqual(now[file], recorded[file], file) }
 
-        // 5. Two accepted goldens: the unshifted look back as the first, the shifted one as ~2; either passes.
+        // 6. Two accepted goldens: the unshifted look back as the first, the shifted one as ~2; either passes.
         let first = goldens.appendingPathComponent("look.\(d).points.png")
         try FileManager.default.moveItem(at: first, to: goldens.appendingPathComponent("look.\(d).points~2.png"))
         try recorded["look.\(d).points.png"]!.write(to: first)
@@ -80,7 +91,7 @@ final class ConsumerPackageTests: XCTestCase {
             run = try swiftTest(swift, ["CONSUMER_SHIFT": shift, "STIPPLE_RECORD": "never"], filter: "look")
             XCTAssertEqual(run.status, 0, "shift \(shift): " + String(run.stdout.suffix(3000)))
         }
-        print(String(format: "consumer package: swift test and 5 runs of its tests, %.1f s in all", Date().timeIntervalSince(started)))
+        print(String(format: "consumer package: swift test and 6 runs of its tests, %.1f s in all", Date().timeIntervalSince(started)))
     }
 
     // MARK: Helpers
@@ -107,13 +118,16 @@ final class ConsumerPackageTests: XCTestCase {
     }
 
     /// `swift test` the first time; then the test bundle that built, run directly.
-    private func swiftTest(_ swift: String, _ env: [String: String], filter: String? = nil) throws -> TestSupport.Run {
+    /// `build: true` goes through `swift test` again (a check of the build, then the run), as
+    /// a user who adds `extra` options to it would.
+    private func swiftTest(_ swift: String, _ env: [String: String], filter: String? = nil, extra: [String] = [],
+                           build: Bool = false) throws -> TestSupport.Run {
         let process = Process()
         let scratch = work.appendingPathComponent("scratch")
         let bundle = scratch.appendingPathComponent("debug/StippleConsumerPackageTests.xctest")
-        if builtOnce && FileManager.default.isExecutableFile(atPath: bundle.path) {
+        if builtOnce && !build && FileManager.default.isExecutableFile(atPath: bundle.path) {
             process.executableURL = bundle
-            process.arguments = ["--testing-library", "swift-testing"] + (filter.map { ["--filter", $0] } ?? [])
+            process.arguments = ["--testing-library", "swift-testing"] + (filter.map { ["--filter", $0] } ?? []) + extra
             process.currentDirectoryURL = package
         } else {
             process.executableURL = URL(fileURLWithPath: swift)
@@ -121,7 +135,7 @@ final class ConsumerPackageTests: XCTestCase {
             // test (the scratch folder persists) would otherwise be left out of the build.
             process.arguments = ["test", "--package-path", package.path, "--scratch-path", scratch.path,
                                  "--disable-build-manifest-caching"]
-                + (filter.map { ["--filter", $0] } ?? [])
+                + (filter.map { ["--filter", $0] } ?? []) + extra
             builtOnce = true
         }
         var environment = ProcessInfo.processInfo.environment
@@ -146,6 +160,20 @@ final class ConsumerPackageTests: XCTestCase {
         return TestSupport.Run(status: process.terminationStatus,
                                stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
                                stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// One PNG file for each of the golden's expected, actual and diff images, and no others.
+    private func assertAttachments(in directory: URL, named name: String, _ run: TestSupport.Run) throws {
+        let found = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? []).sorted()
+        let context = "attachments: \(found)\n" + String((run.stdout + run.stderr).suffix(3000))
+        XCTAssertEqual(found.filter { $0.hasSuffix(".png") }.count, 3, context)
+        for role in ["expected", "actual", "diff"] {
+            let matches = found.filter { $0.hasSuffix("\(name).\(role).png") }
+            XCTAssertEqual(matches.count, 1, "\(role): " + context)
+            guard let file = matches.first else { continue }
+            let data = try Data(contentsOf: directory.appendingPathComponent(file))
+            XCTAssertEqual(Array(data.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(file) is a PNG")
+        }
     }
 
     private func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: goldens.path).sorted() }
