@@ -7,6 +7,7 @@ import Stipple
 extension BenchSuite {
     func session(_ renderer: Renderer, _ report: inout BenchReport) async throws {
         try await undoLatency(renderer, &report)
+        try await undoLatencyWithModes(renderer, &report)
         try await longSession(renderer, frames: config.sessionFrames, &report)
         try await manyStrokes(renderer, &report)
         try await saveWhileDrawing(renderer, &report)
