@@ -238,7 +238,7 @@ extension BenchSuite {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func frameTimes(_ n: Int, during save: Task<Double, Error>?) async throws -> [Double] {
             var times: [Double] = []
-            for f in 0..<n {
+            for _ in 0..<n {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let samples = BenchSuite.benchStroke(&rng, width: side, height: side, samples: 2, step: 20,
                                                      t0: 0, dt: 0)

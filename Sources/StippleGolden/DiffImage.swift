@@ -4,13 +4,17 @@ import Stipple
 /// forgiven, ignored pixels hatched blue; when the sizes differ it covers the union, with
 /// the area outside either image magenta. Made by `ImageComparison.diffImage`.
 public enum DiffImage {
+    /// Pixels beyond the tolerance: red.
     public static let overTolerance: (UInt8, UInt8, UInt8) = (255, 0, 0)
+    /// Pixels that differ within the tolerance: amber.
     public static let withinTolerance: (UInt8, UInt8, UInt8) = (255, 200, 0)
+    /// Pixels in only one image, when the sizes differ: magenta.
     public static let outside: (UInt8, UInt8, UInt8) = (255, 0, 255)
     /// Pixels beyond the tolerance forgiven as anti-aliasing: pixelmatch's yellow.
     public static let antialiased: (UInt8, UInt8, UInt8) = (255, 255, 0)
     /// Ignored pixels: diagonal hatching of these two blues over the faded picture.
     public static let ignoredStripe: (UInt8, UInt8, UInt8) = (96, 128, 230)
+    /// Ignored pixels: the lighter blue of the hatching.
     public static let ignoredTint: (UInt8, UInt8, UInt8) = (200, 214, 255)
 
     /// Per-channel only, K = `k`: the diff image `stipple compare --diff` writes by default.

@@ -8,6 +8,7 @@ import Foundation
 public struct GoldenAccept: Sendable {
     /// One golden to write.
     public struct Step: Sendable, Equatable {
+        /// The case.
         public var name: String
         /// The actual image the run kept.
         public var source: String
@@ -15,10 +16,13 @@ public struct GoldenAccept: Sendable {
         public var target: String
         /// Other accepted goldens of the case removed (replacing), or kept (`add`).
         public var removed: [String]
+        /// Other accepted goldens of the case left in place (`add`).
         public var kept: [String]
     }
 
+    /// The run's report (its `--json` output).
     public var report: GoldenRunReport
+    /// Where the report was read from: relative paths in it are resolved against its folder.
     public var reportPath: String
     /// The golden folder; nil: the report's own.
     public var goldenDirectory: String?
@@ -27,6 +31,8 @@ public struct GoldenAccept: Sendable {
     /// Add the image as a further accepted golden (`~N`) instead of replacing the case's goldens.
     public var add: Bool
 
+    /// An acceptance of the images of `report`, read from `reportPath`; `goldenDirectory` and
+    /// `outputDirectory` override the report's folders, and `add` keeps the existing goldens.
     public init(report: GoldenRunReport, reportPath: String, goldenDirectory: String? = nil,
                 outputDirectory: String? = nil, add: Bool = false) {
         self.report = report; self.reportPath = reportPath; self.goldenDirectory = goldenDirectory

@@ -5,8 +5,11 @@ public struct GoldenCase: Sendable, Equatable {
     public var name: String
     /// The script's file name without ".json": the key in `stipple-test.json`.
     public var scriptName: String
+    /// The script's path.
     public var scriptPath: String
+    /// The frame rendered and compared.
     public var frame: Int
+    /// Points or quads: goldens are kept apart by primitive.
     public var primitive: Primitive
     /// The configured tolerance; nil: the default for where the golden came from
     /// (`.exact` for this driver's, `.crossDriver` for another driver's quads).
@@ -14,6 +17,7 @@ public struct GoldenCase: Sendable, Equatable {
     /// Rectangles left out of the comparison, added to whichever tolerance applies.
     public var ignore: [GoldenTolerance.Region]
 
+    /// A case checking frame `frame` of the script at `scriptPath`, drawn as `primitive`.
     public init(name: String, scriptName: String, scriptPath: String, frame: Int = 0, primitive: Primitive = .points,
                 tolerance: GoldenTolerance? = nil, ignore: [GoldenTolerance.Region] = []) {
         self.name = name; self.scriptName = scriptName; self.scriptPath = scriptPath; self.frame = frame

@@ -16,15 +16,20 @@ import Foundation
 /// - A failure writes `OUTPUT/NAME/expected.png, actual.png, diff.png` (`keepDiffs`: for
 ///   passing cases too; `flaky`: actual.png, actual-2.png and their diff.png).
 public struct GoldenCheck: Sendable {
+    /// The goldens.
     public var store: GoldenStore
     /// Failure images go to `outputDirectory/NAME/`.
     public var outputDirectory: String
+    /// The driver rendering now: whose goldens are this driver's own.
     public var driver: DriverIdentity
+    /// When goldens are written.
     public var record: GoldenRecordMode
+    /// Write expected, actual and diff images for passing cases too.
     public var keepDiffs: Bool
     /// How a person accepts one case's image: set on failing results' `acceptCommand`.
     public var acceptCommand: (@Sendable (GoldenCaseResult) -> String?)?
 
+    /// A check against `store`, failure images under `outputDirectory`.
     public init(store: GoldenStore, outputDirectory: String, driver: DriverIdentity, record: GoldenRecordMode = .missing,
                 keepDiffs: Bool = false, acceptCommand: (@Sendable (GoldenCaseResult) -> String?)? = nil) {
         self.store = store; self.outputDirectory = outputDirectory; self.driver = driver
@@ -189,6 +194,7 @@ public struct GoldenCheck: Sendable {
         try GoldenCheck.writeGolden(image, to: path)
     }
 
+    /// Writes `image` as a golden at `path` (folders made as needed), small: zlib level 9.
     public static func writeGolden(_ image: Image, to path: String) throws {
         try FileManager.default.createDirectory(atPath: FileSystem.folder(of: path), withIntermediateDirectories: true)
         try PNGFile.write(image, to: path, compression: 9)

@@ -13,21 +13,31 @@ import Stipple
 /// `.crossDriver` for another driver's quads) entirely; a case's replaces the folder's.
 /// Fields a tolerance leaves out are 0 / off. `ignore` adds to whichever tolerance applies.
 public struct GoldenConfig: Sendable, Equatable {
+    /// One case's settings in `stipple-test.json`.
     public struct Case: Sendable, Equatable {
         /// Frames to check, ascending, no repeats; nil: frame 0.
         public var frames: [Int]?
+        /// The case's tolerance; nil: the folder's, or the default.
         public var tolerance: GoldenTolerance?
+        /// Rectangles left out of the comparison.
         public var ignore: [GoldenTolerance.Region] = []
+        /// The case's primitive; nil: the folder's.
         public var primitive: Primitive?
+        /// Settings with nothing set.
         public init() {}
     }
 
+    /// The settings file's name in a test folder.
     public static let fileName = "stipple-test.json"
 
+    /// The folder's tolerance for every case; nil: exact (or cross-driver for another driver's quads).
     public var tolerance: GoldenTolerance?
+    /// The folder's primitive; nil: points.
     public var primitive: Primitive?
+    /// Settings of single cases, by script name.
     public var cases: [String: Case] = [:]
 
+    /// An empty configuration: every case at frame 0 with the default tolerance.
     public init() {}
 
     static let topKeys = ["tolerance", "primitive", "cases"]

@@ -9,6 +9,7 @@ extension GoldenRunReport {
         return try encoder.encode(self)
     }
 
+    /// Writes the report as JSON (sorted keys) to `path`, whole or not at all.
     public func writeJSON(to path: String) throws {
         try AtomicFile.write([UInt8](try jsonData()), to: path)
     }

@@ -2,17 +2,22 @@ import Stipple
 /// The driver that drew an image: named in every report and failure, so that a change of
 /// driver is visible at once.
 public struct DriverIdentity: Sendable, Equatable, Codable {
+    /// The EGL platform: "surfaceless", "device" or "gbm".
     public var platform: String
+    /// GL_VENDOR.
     public var vendor: String
+    /// GL_RENDERER.
     public var renderer: String
     /// A short, file-name-safe name: "llvmpipe", "softpipe", or the renderer's first word.
     public var shortName: String
 
+    /// A driver described by its EGL platform and GL vendor and renderer strings.
     public init(platform: String, vendor: String, renderer: String) {
         self.platform = platform; self.vendor = vendor; self.renderer = renderer
         shortName = DriverIdentity.shortName(of: renderer)
     }
 
+    /// The driver a renderer runs on.
     public init(_ info: RendererInfo) {
         self.init(platform: info.platform.rawValue, vendor: info.glVendor, renderer: info.glRenderer)
     }
@@ -29,6 +34,7 @@ public struct DriverIdentity: Sendable, Equatable, Codable {
 
 /// What happened to one golden case (one script at one frame).
 public struct GoldenCaseResult: Sendable, Equatable, Codable {
+    /// What a case came to.
     public enum Verdict: String, Sendable, Codable {
         case passed
         case failed
@@ -47,20 +53,31 @@ public struct GoldenCaseResult: Sendable, Equatable, Codable {
 
     /// "NAME" or "NAME@frame-NNNN".
     public var name: String
+    /// The script's path.
     public var script: String
+    /// The frame compared.
     public var frame: Int
+    /// "points" or "quads".
     public var primitive: String
+    /// What the case came to.
     public var verdict: Verdict
     /// One line a person reads.
     public var message: String
+    /// The golden compared with, or written.
     public var golden: String?
+    /// The actual image kept (failures, or every case with `keepDiffs`).
     public var actual: String?
+    /// The diff image kept.
     public var diff: String?
+    /// The figures of the comparison that decided the verdict.
     public var comparison: ComparisonFigures?
+    /// The tolerance applied.
     public var tolerance: GoldenTolerance
+    /// The driver that drew the image.
     public var driver: DriverIdentity
     /// The driver the golden was made with, when known.
     public var goldenDriver: String?
+    /// Seconds the case took: render and comparison.
     public var seconds: Double
     /// The golden in the golden folder this case was decided by (the one it matched, or
     /// the closest it failed), or the one a record or an accept would write.
@@ -69,15 +86,18 @@ public struct GoldenCaseResult: Sendable, Equatable, Codable {
     public var acceptCommand: String?
     /// For `flaky`: the second render, and the figures of render 1 against render 2.
     public var secondActual: String?
+    /// For `flaky`: the first render against the second.
     public var renderDifference: ComparisonFigures?
     /// Set when the case passed with a configured tolerance looser than it needed: the
     /// tightest one it would have passed with, e.g. "K 3, or P 0 at the configured threshold".
     public var tightTolerance: String?
 
+    /// True when the case fails a run: failed, flaky, an error, missing, or no golden for this driver.
     public var isFailure: Bool {
         verdict == .failed || verdict == .error || verdict == .missing || verdict == .noGoldenForDriver || verdict == .flaky
     }
 
+    /// A result; the optional images, figures and drivers as the verdict has them.
     public init(name: String, script: String, frame: Int, primitive: String, verdict: Verdict, message: String,
                 golden: String? = nil, actual: String? = nil, diff: String? = nil, comparison: ComparisonFigures? = nil,
                 tolerance: GoldenTolerance, driver: DriverIdentity, goldenDriver: String? = nil, seconds: Double = 0) {
@@ -90,12 +110,19 @@ public struct GoldenCaseResult: Sendable, Equatable, Codable {
 
 /// The figures of one comparison, for reports.
 public struct ComparisonFigures: Sendable, Equatable, Codable {
+    /// The golden's size, pixels.
     public var expectedWidth: Int, expectedHeight: Int
+    /// The rendered image's size, pixels.
     public var actualWidth: Int, actualHeight: Int
+    /// The largest premultiplied channel difference, 0…255.
     public var maxChannelDifference: Int
+    /// Pixels with any channel difference.
     public var pixelsDiffering: Int
+    /// Pixels beyond the tolerance, held against P.
     public var pixelsOverTolerance: Int
+    /// P for this image.
     public var pixelsAllowed: Int
+    /// Pixels compared.
     public var totalPixels: Int
     /// Pixels beyond the tolerance forgiven as anti-aliased edges (`ignoreAntialiasing`).
     public var pixelsAntialiased: Int = 0
@@ -103,12 +130,15 @@ public struct ComparisonFigures: Sendable, Equatable, Codable {
     public var pixelsIgnored: Int = 0
     /// The pixel of the largest difference (first in row-major order), when any differs.
     public var worstX: Int?
+    /// The row of the pixel of the largest difference.
     public var worstY: Int?
+    /// The comparison's one-line summary.
     public var summary: String
 
     /// The figures of `c`, P as the comparison's tolerance gives it.
     public init(_ c: ImageComparison) { self.init(c, allowed: c.allowedPixels) }
 
+    /// The figures of `c`, with P = `allowed`.
     public init(_ c: ImageComparison, allowed: Int) {
         expectedWidth = c.expectedSize.width; expectedHeight = c.expectedSize.height
         actualWidth = c.actualSize.width; actualHeight = c.actualSize.height
@@ -146,24 +176,32 @@ public struct ComparisonFigures: Sendable, Equatable, Codable {
 
 /// A whole `stipple test` run (or one shard of it).
 public struct GoldenRunReport: Sendable, Equatable, Codable {
+    /// The driver the run drew with.
     public var driver: DriverIdentity
     /// "K/N" when this run was one shard.
     public var shard: String?
+    /// Every case's result, in case order.
     public var cases: [GoldenCaseResult]
     /// The golden folder and the output folder of the run, as given: `--accept` finds the
     /// goldens to write and the actual images with them.
     public var goldenDirectory: String?
+    /// Where the run wrote its actual and diff images.
     public var outputDirectory: String?
 
+    /// A report of `cases` drawn on `driver`.
     public init(driver: DriverIdentity, shard: String? = nil, cases: [GoldenCaseResult],
                 goldenDirectory: String? = nil, outputDirectory: String? = nil) {
         self.driver = driver; self.shard = shard; self.cases = cases
         self.goldenDirectory = goldenDirectory; self.outputDirectory = outputDirectory
     }
 
+    /// The cases that fail the run.
     public var failures: [GoldenCaseResult] { cases.filter(\.isFailure) }
+    /// Cases that passed.
     public var passed: Int { cases.filter { $0.verdict == .passed }.count }
+    /// Cases whose golden was written.
     public var recorded: Int { cases.filter { $0.verdict == .recorded }.count }
+    /// Cases whose two renders differed.
     public var flaky: Int { cases.filter { $0.verdict == .flaky }.count }
     /// Cases that passed with a configured tolerance looser than they needed.
     public var staleTolerances: [GoldenCaseResult] { cases.filter { $0.tightTolerance != nil } }

@@ -5,18 +5,26 @@ import Foundation
 /// pulling cases from one shared queue. Results come back in case order whatever `jobs` is;
 /// a case that cannot be rendered (a bad script, say) is that case's `.error`, and the run goes on.
 public struct GoldenRunner: Sendable {
+    /// Where goldens and outputs go, how many renderers, and when to record.
     public struct Options: Sendable {
+        /// The golden folder.
         public var goldenDirectory: String
+        /// Where failure images are written, a folder a case.
         public var outputDirectory: String
+        /// Renderers working at once, each with its own render thread and GL context.
         public var jobs: Int
         /// When goldens are written; nil: `missing`, or `never` when `isCI`.
         public var record: GoldenRecordMode?
+        /// Keep expected, actual and diff images of passing cases too.
         public var keepDiffs: Bool
+        /// Running in CI: no golden is written unless a record mode says so.
         public var isCI: Bool
+        /// The EGL platform the renderers open.
         public var platform: EGLPlatform
         /// How to accept one failing case (see `GoldenCheck.acceptCommand`).
         public var acceptCommand: (@Sendable (GoldenCaseResult) -> String?)?
 
+        /// Options for a run against `goldenDirectory`, writing images to `outputDirectory`.
         public init(goldenDirectory: String, outputDirectory: String, jobs: Int = 1, record: GoldenRecordMode? = nil,
                     keepDiffs: Bool = false, isCI: Bool = false, platform: EGLPlatform = .automatic,
                     acceptCommand: (@Sendable (GoldenCaseResult) -> String?)? = nil) {
@@ -25,11 +33,14 @@ public struct GoldenRunner: Sendable {
             self.acceptCommand = acceptCommand
         }
 
+        /// The record mode in effect: the one given, else `missing` (`never` in CI).
         public var recordMode: GoldenRecordMode { record ?? .default(isCI: isCI) }
     }
 
+    /// The run's options.
     public var options: Options
 
+    /// A runner with `options`.
     public init(options: Options) { self.options = options }
 
     /// Opens the renderers (throws when EGL cannot be opened: not any one case's fault),

@@ -8,8 +8,10 @@ import Foundation
 /// `NAME.DRIVER.PRIMITIVE.png`, the others `NAME.DRIVER.PRIMITIVE~2.png`, `~3`, …; the
 /// case passes when it matches any of them.
 public struct GoldenStore: Sendable {
+    /// The folder of golden images.
     public var directory: String
 
+    /// The goldens in `directory`.
     public init(directory: String) { self.directory = directory }
 
     /// Where a case's golden for `driver` and `primitive` is (or would be) kept;
@@ -19,6 +21,7 @@ public struct GoldenStore: Sendable {
                            against: directory)
     }
 
+    /// A golden's file name: `NAME.DRIVER.PRIMITIVE.png`, `~N` before `.png` for further ones.
     public static func fileName(name: String, driver: String, primitive: Primitive, alternative: Int = 1) -> String {
         "\(name).\(driver).\(primitive.rawValue)\(alternative > 1 ? "~\(alternative)" : "").png"
     }
@@ -37,6 +40,7 @@ public struct GoldenStore: Sendable {
         case none
     }
 
+    /// The goldens a case can be compared with on `driver`.
     public func lookup(name: String, driver: String, primitive: Primitive) -> Lookup {
         let all = goldens(name: name, primitive: primitive)
         if let own = all[driver], !own.isEmpty { return .own(paths: own) }
@@ -128,6 +132,7 @@ public enum GoldenRecordMode: String, Sendable, Codable, CaseIterable {
 /// Case-name patterns: `*` any run of characters, `?` one; a pattern without either
 /// matches the name exactly.
 public enum CasePattern {
+    /// True when `name` matches `pattern` (`*` any run of characters, `?` one).
     public static func matches(_ name: String, _ pattern: String) -> Bool {
         let n = Array(name.unicodeScalars), p = Array(pattern.unicodeScalars)
         var i = 0, j = 0, star = -1, mark = 0
@@ -141,6 +146,7 @@ public enum CasePattern {
         return j == p.count
     }
 
+    /// True when `name` matches any of `patterns`.
     public static func matchesAny(_ name: String, _ patterns: [String]) -> Bool {
         patterns.contains { matches(name, $0) }
     }

@@ -5,10 +5,14 @@ import Foundation
 /// name; `stipple-test.json` is the configuration, not a script), each at the frames its
 /// configuration lists (frame 0 otherwise), in that order.
 public struct GoldenSuite: Sendable, Equatable {
+    /// The test folder.
     public var directory: String
+    /// Its `stipple-test.json`, or the defaults.
     public var config: GoldenConfig
+    /// Every case, in order: scripts by file name, then frames.
     public var cases: [GoldenCase]
 
+    /// A suite of `cases` in `directory` with `config`.
     public init(directory: String, config: GoldenConfig = GoldenConfig(), cases: [GoldenCase]) {
         self.directory = directory; self.config = config; self.cases = cases
     }
@@ -65,7 +69,9 @@ public struct GoldenSuite: Sendable, Equatable {
 
 /// `K/N`: the K-th of N slices, 1 ≤ K ≤ N.
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    /// K, from 1.
     public var index: Int
+    /// N.
     public var count: Int
 
     /// `K/N` with 1 ≤ K ≤ N, read as a frame range's shard is; nil otherwise.
@@ -74,5 +80,6 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         index = parsed.index; count = parsed.count
     }
 
+    /// "K/N".
     public var description: String { "\(index)/\(count)" }
 }

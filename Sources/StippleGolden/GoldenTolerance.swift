@@ -43,11 +43,17 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
     /// The metric in effect (YIQ unless OKLab is asked for).
     public var effectiveMetric: PerceptualMetric { metric ?? .yiq }
 
+    /// A rectangle of canvas pixels left out of the comparison.
     public struct Region: Sendable, Equatable, Codable {
+        /// Its top-left pixel and size, canvas pixels.
         public var x: Int, y: Int, width: Int, height: Int
+        /// The rectangle at (`x`, `y`) of `width` × `height` pixels.
         public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
     }
 
+    /// A tolerance of K = `maxChannelDifference` and P = `maxPixels` plus `maxPixelsPercent`
+    /// % of the image; perceptual instead of K with `perceptualThreshold` (in `metric`), with
+    /// anti-aliasing forgiven, regions or a mask ignored, and P counted in a window when asked.
     public init(maxChannelDifference: Int = 0, maxPixels: Int = 0, maxPixelsPercent: Double = 0,
                 perceptualThreshold: Double? = nil, ignoreAntialiasing: Bool = false, ignoreRegions: [Region] = [],
                 maskPath: String? = nil, metric: PerceptualMetric? = nil, checkerboard: Bool? = nil,
@@ -97,6 +103,7 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
             }
         }
 
+        /// P as written: "32" or "0.1%".
         public var description: String {
             switch self {
             case let .count(n): return String(n)

@@ -13,6 +13,7 @@ import Foundation
 /// the two. Flaky cases show both renders and their difference; cases whose configured
 /// tolerance was looser than needed say so, with the tight value.
 public enum HTMLReport {
+    /// Writes the page for `report` into `directory` (`index.html` and `images/`).
     public static func write(report: GoldenRunReport, to directory: String) throws {
         try write(report: report, to: directory, imagesRelativeTo: nil)
     }

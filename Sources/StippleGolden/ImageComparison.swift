@@ -11,23 +11,37 @@ import Stipple
 /// pixel, and every pixel that exists in only one image counts as differing by 255 and as
 /// over any tolerance.
 public struct ImageComparison: Sendable, Equatable {
+    /// An image's size in pixels.
     public struct Size: Sendable, Equatable, Hashable, CustomStringConvertible {
+        /// Pixels across.
         public var width: Int
+        /// Pixels down.
         public var height: Int
+        /// A size of `width` × `height` pixels.
         public init(width: Int, height: Int) { self.width = width; self.height = height }
+        /// width × height.
         public var pixelCount: Int { width * height }
+        /// "W×H".
         public var description: String { "\(width)×\(height)" }
     }
 
+    /// A pixel's position: column and row, from the top-left.
     public struct Pixel: Sendable, Equatable, Hashable, CustomStringConvertible {
+        /// The column.
         public var x: Int
+        /// The row, from the top.
         public var y: Int
+        /// The pixel at column `x`, row `y`.
         public init(x: Int, y: Int) { self.x = x; self.y = y }
+        /// "(x, y)".
         public var description: String { "(\(x), \(y))" }
     }
 
+    /// The expected (golden) image's size.
     public let expectedSize: Size
+    /// The actual image's size.
     public let actualSize: Size
+    /// True when the sizes are equal (otherwise the comparison fails).
     public var sizesMatch: Bool { expectedSize == actualSize }
     /// Largest |premultiplied channel difference| over the pixels compared, 0...255.
     public let maxChannelDifference: Int
@@ -56,6 +70,7 @@ public struct ImageComparison: Sendable, Equatable {
     /// threshold (perceptual mode) under which at most `allowedPixels` pixels are beyond it.
     /// With `pixelsOverTolerance` (the P needed at the configured K), the tight tolerance.
     public let neededChannelDifference: Int
+    /// Perceptual mode: the smallest threshold (to 0.001) under which at most P pixels are beyond it.
     public let neededPerceptualThreshold: Double?
 
     /// True when the sizes match and at most `allowedPixels` pixels are beyond the tolerance.

@@ -7,6 +7,7 @@ import Foundation
 /// are failures of type "flaky" (apart from "failed"), counted in the `flaky` property,
 /// with both renders named.
 public enum JUnitReport {
+    /// The report as JUnit XML; `suiteName` names the test suite (default: the test folder).
     public static func xml(_ report: GoldenRunReport, suiteName: String? = nil) -> String {
         let name = suiteName ?? defaultSuiteName(report)
         let failures = report.cases.filter { [.failed, .missing, .noGoldenForDriver, .flaky].contains($0.verdict) }.count
@@ -45,6 +46,7 @@ public enum JUnitReport {
         return x
     }
 
+    /// Writes the XML to `path`, whole or not at all.
     public static func write(_ report: GoldenRunReport, to path: String, suiteName: String? = nil) throws {
         try AtomicFile.write(Array(xml(report, suiteName: suiteName).utf8), to: path)
     }

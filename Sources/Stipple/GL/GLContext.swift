@@ -75,9 +75,13 @@ final class GLContext: @unchecked Sendable {
 /// silently otherwise); tests install a handler that records the violation instead. In
 /// either case the call itself is not made.
 public enum GLGuard {
+    /// A GL call refused by the guard: what was called and why it could not run.
     public struct Violation: Sendable, CustomStringConvertible {
+        /// The GL function that was called, e.g. "glDrawArrays".
         public let call: String
+        /// Why it was refused: from which thread, or with which context current.
         public let reason: String
+        /// One line naming the call and the reason.
         public var description: String { "Stipple: \(call) called \(reason)" }
     }
 

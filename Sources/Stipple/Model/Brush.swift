@@ -4,11 +4,15 @@
 /// value (for colour, the luma 0.299 R + 0.587 G + 0.114 B). The stamp samples it
 /// bilinearly, clamped to its edge, with (0, 0) at the stamp's top-left corner.
 public struct Brush: Equatable, Hashable, Sendable {
+    /// The texture's width, in texels.
     public let width: Int
+    /// The texture's height, in texels.
     public let height: Int
     /// `width * height` bytes, row 0 at the top.
     public let coverage: [UInt8]
 
+    /// A brush from its coverage: `width` × `height` bytes, 0 (nothing) to 255 (full), row 0 at
+    /// the top. Traps when the byte count does not match the size.
     public init(width: Int, height: Int, coverage: [UInt8]) {
         precondition(width > 0 && height > 0 && coverage.count == width * height,
                      "Brush: \(coverage.count) bytes do not make \(width)×\(height)")

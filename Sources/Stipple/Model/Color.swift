@@ -1,16 +1,24 @@
 /// A straight (not premultiplied) RGBA colour, each channel 0…1.
 public struct Color: Equatable, Hashable, Sendable {
+    /// Red, straight (not multiplied by alpha), 0…1.
     public var red: Float
+    /// Green, straight, 0…1.
     public var green: Float
+    /// Blue, straight, 0…1.
     public var blue: Float
+    /// Opacity, 0 (transparent) to 1 (opaque).
     public var alpha: Float
 
+    /// A colour from straight channels, each 0…1; opaque unless `alpha` says otherwise.
     public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
 
+    /// Transparent black: (0, 0, 0, 0).
     public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1, alpha: 1)
+    /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0, alpha: 1)
 
     /// Parses `#rrggbb` or `#rrggbbaa` (hex digits, either case). Returns nil otherwise.
@@ -58,6 +66,8 @@ public struct Color: Equatable, Hashable, Sendable {
 /// A literal that is not one of those forms stops the program, naming it; parse text that
 /// comes from elsewhere with the failable `Color(hex:)`.
 extension Color: ExpressibleByStringLiteral {
+    /// A colour written `"#rrggbb"` or `"#rrggbbaa"`; traps on any other text (use
+    /// ``init(hex:)`` to parse text that may be wrong).
     public init(stringLiteral value: String) {
         guard let color = Color(hex: value) else {
             preconditionFailure("Color: \"\(value)\" is not a colour; write #rrggbb or #rrggbbaa")

@@ -2,11 +2,14 @@
 ///
 /// A fully transparent pixel is always (0, 0, 0, 0) in images Stipple writes.
 public struct Image: Equatable, Sendable {
+    /// The image's width, in pixels.
     public let width: Int
+    /// The image's height, in pixels.
     public let height: Int
     /// `width * height * 4` bytes, RGBA, row 0 at the top.
     public var pixels: [UInt8]
 
+    /// An image from straight RGBA bytes, rows top to bottom, 4 × `width` × `height` of them.
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
                      "Image: \(pixels.count) bytes do not make \(width)×\(height) RGBA")
@@ -25,6 +28,7 @@ public struct Image: Equatable, Sendable {
         self.init(width: width, height: height, pixels: px)
     }
 
+    /// The straight RGBA pixel at column `x`, row `y` (0 at the top).
     @inlinable public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])

@@ -7,6 +7,7 @@ public enum InputLocation: Equatable, Sendable, CustomStringConvertible {
     /// The file as a whole (missing, unreadable).
     case file
 
+    /// The place as people write it: "LINE:COLUMN", "byte OFFSET", or "" for the whole file.
     public var description: String {
         switch self {
         case let .text(line, column): return "\(line):\(column)"
@@ -19,10 +20,14 @@ public enum InputLocation: Equatable, Sendable, CustomStringConvertible {
 /// A bad input: names the file, the place in it and what was expected.
 /// Its `description` is the one line the command line prints.
 public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file the input came from, as the user named it.
     public var file: String
+    /// Where in the file: line and column, a byte offset, or the whole file.
     public var location: InputLocation
+    /// What was wrong and what is allowed, in one line.
     public var message: String
 
+    /// An error about `file` at `location`, saying `message`.
     public init(file: String, location: InputLocation = .file, _ message: String) {
         self.file = file; self.location = location; self.message = message
     }
@@ -94,7 +99,10 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Failures that are not the input's fault: no EGL, a GL error, a driver limit.
 public struct RenderError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What failed, in one line.
     public var message: String
+    /// A rendering failure saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message, shortened and with control characters escaped: safe to print.
     public var description: String { InputError.escaped(InputError.shortened(message)) }
 }

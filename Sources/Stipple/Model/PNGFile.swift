@@ -4,10 +4,13 @@ import Foundation
 /// PNG in and out through the C shim's libpng wrappers (docs/reference.md §1: 8 bits a channel,
 /// rows top to bottom, written RGBA straight).
 public enum PNGFile {
+    /// A PNG file as read: the image and what its file held.
     public struct Decoded: Sendable {
+        /// The pixels, straight RGBA, rows top to bottom (grey and palette images expanded).
         public var image: Image
         /// The file had an alpha channel (or tRNS): brush coverage is its alpha, else its luma.
         public var hasAlpha: Bool
+        /// True when the file stored grey values (a brush then reads its coverage from them).
         public var isGrey: Bool
     }
 

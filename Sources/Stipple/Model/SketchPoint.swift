@@ -5,6 +5,7 @@
 public struct SketchPoint: Equatable, Hashable, Sendable {
     /// Stamp centre, canvas pixels (origin top-left, y down).
     public var x: Float
+    /// The centre, canvas pixels from the top edge (y grows downward).
     public var y: Float
     /// Half the stamp's side, pixels, before age effects.
     public var radius: Float
@@ -14,10 +15,15 @@ public struct SketchPoint: Equatable, Hashable, Sendable {
     public var dissolveAngle: Float
     /// Straight colour, each 0…1.
     public var red: Float
+    /// Green, straight, 0…1.
     public var green: Float
+    /// Blue, straight, 0…1.
     public var blue: Float
+    /// Opacity, 0…1: multiplies the brush coverage.
     public var alpha: Float
 
+    /// A stamp from its nine fields, in the order of the vertex layout and of `.sketchpoints`
+    /// files: centre, radius, age at frame 0, dissolve angle (radians), straight colour.
     public init(x: Float, y: Float, radius: Float, age: Float = 0, dissolveAngle: Float = 0,
                 red: Float = 1, green: Float = 1, blue: Float = 1, alpha: Float = 1) {
         self.x = x; self.y = y; self.radius = radius; self.age = age

@@ -4,10 +4,14 @@ import Foundation
 /// uses it to decide which stamps points cannot draw right; `stipple stamps` and the
 /// tests use it to reason about frames.
 public struct AgeEffects: Sendable, Equatable {
+    /// M: the frames a stamp lives; a stamp whose age reaches M is gone. 0: stamps never age.
     public var maxAge: Float
+    /// D: the pixels a dying stamp drifts along its dissolve angle (negative drifts the other way).
     public var dissolveDistance: Float
+    /// s: multiplies every stamp's size.
     public var pointScale: Float
 
+    /// Age effects with M, D and s; the defaults are no ageing, 6 pixels of drift and scale 1.
     public init(maxAge: Float = 0, dissolveDistance: Float = 6, pointScale: Float = 1) {
         self.maxAge = maxAge; self.dissolveDistance = dissolveDistance; self.pointScale = pointScale
     }
@@ -31,10 +35,10 @@ public struct AgeEffects: Sendable, Equatable {
     }
 
     package struct Geometry: Sendable, Equatable {
-        public var centreX: Float
-        public var centreY: Float
+        package var centreX: Float
+        package var centreY: Float
         /// After the 1-pixel minimum.
-        public var diameter: Float
+        package var diameter: Float
     }
 
     /// Where a live stamp lands and how wide it is.

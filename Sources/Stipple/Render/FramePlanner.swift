@@ -160,7 +160,7 @@ extension FramePlanner {
                 plan.stamps.append(contentsOf: batch.stamps)
                 if anyRotation { plan.rotations!.append(contentsOf: batch.rotations ?? .init(repeating: 0, count: batch.stamps.count)) }
             } else {
-                batch.stamps.withUnsafeBufferPointer { stamps in
+                _ = batch.stamps.withUnsafeBufferPointer { stamps in
                     if let r = batch.rotations {
                         r.withUnsafeBufferPointer { rot in
                             LiveStamps.select(stamps, rotations: rot, offset: ageOffset, effects: effects, rebase: false,

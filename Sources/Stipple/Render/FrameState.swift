@@ -11,6 +11,7 @@ public struct FrameState: Sendable, Equatable {
     /// stroke entries, in draw order.
     public var entries: [Int]
 
+    /// A state showing `entries` at render frame `frame`, on the script's clock frame `clockFrame`.
     public init(frame: Int, clockFrame: Int, entries: [Int]) {
         self.frame = frame; self.clockFrame = clockFrame; self.entries = entries
     }

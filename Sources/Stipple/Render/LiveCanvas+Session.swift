@@ -10,7 +10,9 @@ import Foundation
 extension LiveCanvas {
     /// Whether `undo` and `redo` have a step to take.
     public var canUndo: Bool { !session.history.undoSteps.isEmpty }
+    /// True when a step was undone and can be redone.
     public var canRedo: Bool { !session.history.redoSteps.isEmpty }
+    /// How many steps, and how many bytes of strokes, the session keeps as data.
     public var undoLimits: UndoLimits { session.limits }
 
     /// Takes back the newest `count` steps (strokes or clears). The image is then bit-identical

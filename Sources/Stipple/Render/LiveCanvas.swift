@@ -13,13 +13,19 @@
 /// into a backing layer a few at a time per frame; `save(to:)` writes a script and
 /// `LiveCanvas(loading:renderer:)` opens one (LiveCanvas+Session.swift and the files beside it).
 public actor LiveCanvas {
+    /// The renderer that draws this canvas (it may draw other canvases too).
     public nonisolated let renderer: Renderer
+    /// The canvas's size and background.
     public nonisolated let canvas: Canvas
+    /// Age effects and primitive every frame is drawn with.
     public nonisolated let settings: RenderSettings
+    /// Frames a second of the canvas's clock: touch times become frames at this rate.
     public nonisolated let fps: Double
+    /// Seeds each stroke's dissolve angles (with the stroke's number), so a drawing repeats exactly.
     public nonisolated let seed: UInt64
     package let upload: UploadStrategy
 
+    /// A stroke opened on this canvas, to add samples to and end.
     public struct StrokeID: Hashable, Sendable { let index: Int }
 
     struct OpenStroke {
@@ -36,6 +42,7 @@ public actor LiveCanvas {
     /// Frames actually drawn, and render requests that were served by a frame drawn for
     /// another request.
     public private(set) var framesRendered = 0
+    /// Render requests answered by a frame drawn for another request.
     public private(set) var requestsCoalesced = 0
 
     private var inFlight: Task<Image, Error>?

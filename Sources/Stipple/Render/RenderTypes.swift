@@ -8,11 +8,16 @@ public enum CanvasBackground: Sendable, Equatable {
     case surface(SurfaceID)
 }
 
+/// A canvas to draw on: its size in pixels and what it starts as.
 public struct Canvas: Sendable, Equatable {
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
+    /// What the canvas starts as: a colour, an image or a surface.
     public var background: CanvasBackground
 
+    /// A `width` × `height` canvas over `background` (transparent unless given).
     public init(width: Int, height: Int, background: CanvasBackground = .color(.transparent)) {
         self.width = width; self.height = height; self.background = background
     }
@@ -22,7 +27,9 @@ public struct Canvas: Sendable, Equatable {
 public struct StampBatch: Sendable, Equatable {
     /// Names the brush for the texture cache: the same key is uploaded once per renderer.
     package var brushKey: String
+    /// The brush every stamp of the batch is drawn with.
     public var brush: Brush
+    /// The stamps, in drawing order, ages as at frame 0 of the render.
     public var stamps: [SketchPoint]
     /// The brush's turn for each stamp (radians, clockwise on the canvas), or nil for upright.
     public var rotations: [Float]?
@@ -40,9 +47,12 @@ public struct StampBatch: Sendable, Equatable {
 
 /// How a frame is drawn.
 public struct RenderSettings: Sendable, Equatable {
+    /// How stamps age: lifetime, drift and scale.
     public var effects: AgeEffects
+    /// Point sprites (the default) or quads: see ``Primitive``.
     public var primitive: Primitive
 
+    /// Settings with `effects` (no ageing by default) drawn as `primitive`.
     public init(effects: AgeEffects = AgeEffects(), primitive: Primitive = .points) {
         self.effects = effects; self.primitive = primitive
     }
@@ -50,17 +60,29 @@ public struct RenderSettings: Sendable, Equatable {
 
 /// What the driver is and can do (`stipple info`).
 public struct RendererInfo: Sendable, Equatable {
+    /// The EGL platform in use: GBM, device or surfaceless.
     public var platform: EGLPlatform
+    /// Why that platform was chosen (forced, a render node found, a fallback).
     public var platformReason: String
+    /// EGL's version string.
     public var eglVersion: String
+    /// EGL's vendor string.
     public var eglVendor: String
+    /// The DRM device or render node opened, or "" without one.
     public var device: String
+    /// GL_VENDOR.
     public var glVendor: String
+    /// GL_RENDERER: the driver, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     public var glRenderer: String
+    /// GL_VERSION.
     public var glVersion: String
+    /// GL_SHADING_LANGUAGE_VERSION.
     public var glslVersion: String
+    /// The smallest and largest point sizes the driver draws, pixels.
     public var pointSizeRange: ClosedRange<Float>
+    /// GL_MAX_TEXTURE_SIZE: the largest texture side, pixels.
     public var maxTextureSize: Int
+    /// GL_MAX_VIEWPORT_DIMS, pixels.
     public var maxViewport: (width: Int, height: Int)
 
     /// The largest target side the driver takes: its texture limit, and a viewport whose side
@@ -76,6 +98,8 @@ public struct RendererInfo: Sendable, Equatable {
         return p
     }
 
+    /// Two descriptions of the same driver: platform, renderer, version and limits agree
+    /// (vendor strings and the reason for the platform may differ).
     public static func == (a: RendererInfo, b: RendererInfo) -> Bool {
         a.platform == b.platform && a.glRenderer == b.glRenderer && a.glVersion == b.glVersion
             && a.pointSizeRange == b.pointSizeRange && a.maxTextureSize == b.maxTextureSize
@@ -85,9 +109,14 @@ public struct RendererInfo: Sendable, Equatable {
 
 /// GL work counted by the renderer since it was made: what a frame costs.
 public struct RenderStatistics: Sendable, Equatable {
+    /// GL calls made.
     public var glCalls: Int
+    /// Draw calls made (glDrawArrays).
     public var drawCalls: Int
+    /// Bytes of vertex data uploaded.
     public var bytesUploaded: Int
+    /// Brush textures uploaded.
     public var textureUploads: Int
+    /// Binds the state cache left out because the state was already set.
     public var skippedBinds: Int
 }

@@ -1,6 +1,7 @@
 /// Names a surface of a `Renderer`: an image kept on the GPU.
 public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
     let value: Int
+    /// "surface N".
     public var description: String { "surface \(value)" }
 }
 

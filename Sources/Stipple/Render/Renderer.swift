@@ -15,6 +15,7 @@ import Foundation
 public actor Renderer {
     let thread: RenderThread
     let device: GLDevice
+    /// The driver: its name, versions and limits (`stipple info` prints them).
     public nonisolated let info: RendererInfo
     /// The frame being planned, kept to reuse its storage from frame to frame.
     var plan = FramePlan()
@@ -25,6 +26,7 @@ public actor Renderer {
     /// Canvases part-way through frames with stroke layers (see `ModeSnapshots`).
     var modeSnapshots = ModeSnapshots()
 
+    /// The renderer's own render thread: every method runs there, with its GL context current.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
 
     private static let counter = Counter()

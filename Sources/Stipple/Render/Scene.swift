@@ -3,8 +3,11 @@ import Foundation
 /// A script with its resources loaded: brushes decoded, background read, stamps in draw
 /// order with their ages at frame 0. Knows nothing of GL.
 public struct Scene: Sendable {
+    /// The canvas: size and background (colour or decoded image).
     public var canvas: Canvas
+    /// How stamps age: the script's `maxAge`, `dissolveDistance` and `pointScale`.
     public var effects: AgeEffects
+    /// Frames a second: touch times become frames at this rate.
     public var fps: Double
     /// One batch a `draw` entry, ages as at frame 0.
     public var batches: [StampBatch]

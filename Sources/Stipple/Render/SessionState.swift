@@ -12,10 +12,15 @@ public struct UndoLimits: Sendable, Equatable {
     /// Default 4 ms of baking per frame.
     public var bakeMilliseconds: Double
 
+    /// Undo steps kept by default: 30.
     public static let defaultSteps = 30
+    /// Bytes of strokes kept as data by default: 64 MiB.
     public static let defaultBytes = 64 << 20
+    /// Milliseconds a frame may spend baking old strokes by default: 4.
     public static let defaultBakeMilliseconds = 4.0
 
+    /// Limits of `steps` undo steps and `bytes` of kept strokes; baking old strokes takes at
+    /// most `bakeMilliseconds` of a frame.
     public init(steps: Int = defaultSteps, bytes: Int = defaultBytes, bakeMilliseconds: Double = defaultBakeMilliseconds) {
         precondition(steps >= 1, "the undo depth is at least 1 step")
         precondition(bytes >= 0 && bakeMilliseconds >= 0)
@@ -25,8 +30,11 @@ public struct UndoLimits: Sendable, Equatable {
 
 /// Why an undo, redo or clear was refused.
 public struct SessionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What the session could not do, in one line.
     public var message: String
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 
@@ -99,15 +107,20 @@ struct SessionState {
 public struct SessionStatistics: Sendable, Equatable {
     /// Steps `undo` and `redo` can take now.
     public var undoSteps: Int
+    /// Steps that can be redone.
     public var redoSteps: Int
     /// Strokes kept as data (each with its layer unless it died), and their memory.
     public var keptStrokes: Int
+    /// Bytes the kept strokes hold (samples and stamps).
     public var keptBytes: Int
     /// Layers the session has on the renderer (GL buffers), and strokes waiting to be baked.
     public var liveLayers: Int
+    /// Strokes past the undo depth still waiting to be baked.
     public var pendingBake: Int
     /// Since the canvas was made.
     public var strokesBaked: Int
+    /// Strokes dropped for good (undone, then replaced by a new stroke).
     public var strokesFreed: Int
+    /// Undo steps dropped because the limits were reached.
     public var stepsDropped: Int
 }

@@ -2,6 +2,7 @@
 /// Names a layer of a `Renderer`.
 public struct LayerID: Hashable, Sendable, CustomStringConvertible {
     let value: Int
+    /// "layer N".
     public var description: String { "layer \(value)" }
 }
 

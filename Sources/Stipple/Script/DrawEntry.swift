@@ -14,6 +14,8 @@ public struct DrawEntry: Sendable {
     /// How the entry meets the canvas (docs/brush-modes.md); nil: stamp by stamp, as always.
     public var mode: StrokeMode?
 
+    /// A `stamps` entry drawing `stamps` with the brush named `brush`; `location` is where the
+    /// script writes it and `source` the `.sketchpoints` file its stamps came from, if any.
     public init(brush: String, stamps: [SketchPoint], location: InputLocation = .file, source: String? = nil,
                 stroke: StrokeSpec? = nil, mode: StrokeMode? = nil) {
         self.brush = brush; self.stamps = stamps; self.location = location; self.source = source

@@ -6,6 +6,7 @@ public struct Script: Sendable {
     public var path: String
     /// Its folder; relative paths in the script resolve against it.
     public var directory: String
+    /// The canvas: size and background.
     public var canvas: CanvasSpec
     /// Where the script's `canvas` key is; nil when the script has none and took the
     /// caller's default (a bake: the video's size).
@@ -22,6 +23,7 @@ public struct Script: Sendable {
     public var pointScale: Float
     /// Seeds every random choice (docs/reference.md §6). Default 0; a whole number 0...2^53.
     public var seed: UInt64
+    /// The brushes by name: PNG files or built-in brushes.
     public var brushes: [String: BrushSpec]
     /// Brush names in the order written.
     public var brushOrder: [String]
@@ -38,11 +40,15 @@ public struct Script: Sendable {
     /// `Script.play(atSpeed:)`). Default 1. Stamp ages still count output frames.
     public internal(set) var speed: Double = 1
 
+    /// Frames a second when a script gives none: 30.
     public static let defaultFPS: Double = 30
+    /// Pixels a dying stamp drifts when a script gives none: 6.
     public static let defaultDissolveDistance: Float = 6
     /// `seed` is at most this, so that it survives any JSON reader as an exact integer.
     package static let maxSeed: UInt64 = 1 << 53
 
+    /// A script made in code: `path` names it in errors and `directory` resolves the files it
+    /// names; the other values are the keys of the JSON form, with its defaults.
     public init(path: String, directory: String, canvas: CanvasSpec, fps: Double = defaultFPS,
                 maxAge: Float = 0, dissolveDistance: Float = defaultDissolveDistance, pointScale: Float = 1,
                 seed: UInt64 = 0, brushes: [String: BrushSpec] = [:], brushOrder: [String] = [],

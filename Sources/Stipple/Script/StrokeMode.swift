@@ -3,34 +3,49 @@
 /// edges" restriction and an optional drop shadow. An entry without any of these keys
 /// has no mode and is drawn stamp by stamp, exactly as before.
 public struct StrokeMode: Sendable, Equatable {
+    /// How the stroke layer meets the canvas, by the W3C compositing formulas on premultiplied
+    /// colour: `over` (paint), `erase` (removes paint by the stroke's weight), `multiply`, `screen`.
     public enum Blend: String, Sendable, CaseIterable { case over, erase, multiply, screen }
+    /// Adjustments of the picture under the stroke instead of paint: `lighten`, `darken`,
+    /// `saturate`, `desaturate` (on the straight colour), `soften` and `sharpen` (a 13-tap blur
+    /// of the canvas before the stroke). The stroke's colour is unused.
     public enum Effect: String, Sendable, CaseIterable { case lighten, darken, saturate, desaturate, soften, sharpen }
 
     /// The drop shadow cast by the stroke before it composites.
     public struct Shadow: Sendable, Equatable {
         /// Whole pixels, each within ±`maxOffset`.
         public var dx: Int = 4
+        /// Whole pixels down (negative: up), within ±`maxOffset`.
         public var dy: Int = 4
         /// The Gaussian's σ in pixels, 0…`maxBlur` (0: sharp).
         public var blur: Float = 3
+        /// The shadow's colour; its alpha scales the shadow (default black at 50 %).
         public var color = Color(red: 0, green: 0, blue: 0, alpha: Float(0x80) / 255)
+        /// A shadow 4 pixels right and down, σ 3 pixels, black at 50 %.
         public init() {}
+        /// The largest offset, in pixels, either way.
         public static let maxOffset = 4096
+        /// The largest σ, in pixels.
         public static let maxBlur: Float = 64
         /// Taps on each side of the Gaussian: ⌈3σ⌉.
         public var radius: Int { Int((3 * blur).rounded(.up)) }
     }
 
+    /// The blend: `over` unless given; exclusive with ``effect``.
     public var blend: Blend = .over
     /// Caps the whole stroke's coverage, 0…1.
     public var strokeOpacity: Float = 1
+    /// An effect instead of paint; exclusive with a blend other than `over`.
     public var effect: Effect?
     /// "Detect edges": the largest per-channel difference (8-bit, 0…255) from the reference colour.
     public var edgeTolerance: Int?
+    /// A drop shadow cast before the stroke composites; not with `erase` or an effect.
     public var shadow: Shadow?
 
+    /// A mode that draws like a plain stroke layer: `over`, opacity 1, no edges, no shadow.
     public init() {}
 
+    /// "Detect edges" tolerance when a script gives none: 32.
     public static let defaultEdgeTolerance = 32
     /// Taps on each side of the soften/sharpen blur (σ = 2 px).
     public static let blurRadius = 6

@@ -15,6 +15,8 @@ public struct PressureMapping: Equatable, Sendable {
     /// The pressure assumed for a sample that has none; nil means "factors 1". Default nil.
     public var missingPressure: Float?
 
+    /// A mapping from pressure 0…1 onto factors in `radius` and `opacity` (linear); a sample
+    /// without pressure draws at `missingPressure`, or at factor 1 when that is nil.
     public init(radius: ClosedRange<Float> = 0.35...1.0,
                 opacity: ClosedRange<Float> = 1.0...1.0,
                 missingPressure: Float? = nil) {

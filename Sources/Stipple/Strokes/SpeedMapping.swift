@@ -16,6 +16,8 @@ public struct SpeedMapping: Equatable, Sendable {
     /// Default 0.4: a fast stroke draws at 40 % of it.
     public var fastRadiusFactor: Float
 
+    /// Strokes thin with speed: `slowRadiusFactor` at or below `slowSpeed` pixels a second,
+    /// `fastRadiusFactor` at or above `fastSpeed`, linear between.
     public init(slowSpeed: Float = 100, fastSpeed: Float = 2000,
                 slowRadiusFactor: Float = 1, fastRadiusFactor: Float = 0.4) {
         precondition(slowSpeed < fastSpeed, "SpeedMapping needs slowSpeed < fastSpeed")

@@ -8,6 +8,7 @@ public struct Stamp: Equatable, Sendable {
     /// Radians, 0 = upright; see `StampRotation`.
     public var rotation: Float
 
+    /// A stamp at `point`, its brush turned by `rotation` radians (clockwise on the canvas).
     public init(point: SketchPoint, rotation: Float = 0) {
         self.point = point; self.rotation = rotation
     }

@@ -11,9 +11,13 @@
 /// sample's place (a resting finger) adds no stamps, but its time, pressure and speed become
 /// the start of the next segment.
 public struct StrokeBuilder: Sendable {
+    /// The style every stamp of the stroke is made with.
     public let style: StrokeStyle
+    /// Frames a second: a stamp is born at the frame of its touch time.
     public let fps: Double
+    /// Every stamp made so far, in order.
     public private(set) var stamps: [Stamp] = []
+    /// True once ``end()`` was called: the stroke takes no more samples.
     public private(set) var isEnded = false
 
     private var smoother: CurveSmoother

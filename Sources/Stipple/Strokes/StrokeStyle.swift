@@ -26,6 +26,8 @@ public struct StrokeStyle: Equatable, Sendable {
     /// It shapes no stamp; the renderer draws a stroke with a mode as a stroke layer.
     public var mode: StrokeMode?
 
+    /// A style in `color` with base `radius` (pixels, at full pressure and low speed); the
+    /// other options default as in scripts.
     public init(color: Color, radius: Float, spacing: Float = 0.15, smoothing: Float = 0.5,
                 opacity: Float = 1, pressure: PressureMapping = PressureMapping(),
                 speed: SpeedMapping? = nil, rotation: StampRotation = .none) {
@@ -34,6 +36,8 @@ public struct StrokeStyle: Equatable, Sendable {
         self.speed = speed; self.rotation = rotation
     }
 
+    /// The step between stamps by default: 0.15 of the stamp's diameter.
     public static let defaultSpacing: Float = 0.15
+    /// The smoothing by default: 0.5, between straight segments (0) and the roundest curve (1).
     public static let defaultSmoothing: Float = 0.5
 }

@@ -2,6 +2,7 @@
 public struct TouchSample: Equatable, Sendable {
     /// Canvas pixels (origin top-left, y down).
     public var x: Float
+    /// Canvas pixels from the top edge.
     public var y: Float
     /// Seconds since frame 0; a script's `fps` turns it into a frame.
     public var t: Double
@@ -9,6 +10,7 @@ public struct TouchSample: Equatable, Sendable {
     /// Values outside 0…1 are clamped: some pens report a little over 1.
     public var pressure: Float?
 
+    /// A sample at (`x`, `y`) at `t` seconds, with `pressure` 0…1 when the device gives one.
     public init(x: Float, y: Float, t: Double, pressure: Float? = nil) {
         self.x = x; self.y = y; self.t = t; self.pressure = pressure
     }

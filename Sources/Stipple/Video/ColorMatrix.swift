@@ -6,6 +6,7 @@ public enum ColorMatrix: String, Sendable, CaseIterable, Equatable {
 
     /// Luma weights of red and blue; green's is 1 − Kr − Kb.
     public var kr: Double { self == .bt601 ? 0.299 : 0.2126 }
+    /// Kb: the blue weight of luma (0.114 for BT.601, 0.0722 for BT.709).
     public var kb: Double { self == .bt601 ? 0.114 : 0.0722 }
 
     /// The default for a frame `height` rows tall.
@@ -15,7 +16,9 @@ public enum ColorMatrix: String, Sendable, CaseIterable, Equatable {
 /// R'G'B' (0…255) → 8-bit Y'CbCr with one matrix and range, in 16.16 fixed point rounded
 /// to nearest: within one unit of the exact value, like swscale's accurate rounding.
 public struct YCbCrConversion: Sendable, Equatable {
+    /// BT.601 or BT.709.
     public let matrix: ColorMatrix
+    /// Limited (16…235 luma) or full (0…255).
     public let range: ColorRange
     // Coefficients ×65536, and the offsets ×65536 with the rounding half added.
     let yR: Int32, yG: Int32, yB: Int32, yOffset: Int32
@@ -23,6 +26,7 @@ public struct YCbCrConversion: Sendable, Equatable {
     let crR: Int32, crG: Int32, crB: Int32
     let cOffset: Int32
 
+    /// The conversion of `matrix` in `range`.
     public init(matrix: ColorMatrix, range: ColorRange) {
         self.matrix = matrix; self.range = range
         let kr = matrix.kr, kb = matrix.kb, kg = 1 - kr - kb
@@ -37,14 +41,17 @@ public struct YCbCrConversion: Sendable, Equatable {
         cOffset = (128 << 16) + (1 << 15)
     }
 
+    /// Luma of an 8-bit R′G′B′ colour, in this range, 8-bit.
     @inline(__always) public func y(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 {
         clamp((yR &* r &+ yG &* g &+ yB &* b &+ yOffset) >> 16)
     }
 
+    /// Blue-difference chroma of an 8-bit R′G′B′ colour, in this range, 8-bit.
     @inline(__always) public func cb(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 {
         clamp((cbR &* r &+ cbG &* g &+ cbB &* b &+ cOffset) >> 16)
     }
 
+    /// Red-difference chroma of an 8-bit R′G′B′ colour, in this range, 8-bit.
     @inline(__always) public func cr(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 {
         clamp((crR &* r &+ crG &* g &+ crB &* b &+ cOffset) >> 16)
     }

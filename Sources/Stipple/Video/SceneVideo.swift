@@ -8,11 +8,16 @@ import Foundation
 ///
 /// The renderer draws frame n + 1 while frame n is converted and written.
 public struct SceneVideo: Sendable {
+    /// The scene whose frames are written.
     public let scene: Scene
+    /// Age effects and primitive the frames are drawn with.
     public let settings: RenderSettings
+    /// The video's header: the canvas's size, the script's frame rate, 4:2:0.
     public let header: Y4MHeader
+    /// The colour conversion the frames are written with.
     public let conversion: YCbCrConversion
 
+    /// A video of `scene` drawn with `settings`.
     public init(scene: Scene, settings: RenderSettings) {
         self.scene = scene
         self.settings = settings

@@ -9,10 +9,15 @@ import Foundation
 /// Frames stream: one frame is read, composited and written while the renderer draws the
 /// next sketch on its own thread, so memory stays a few frames however long the video.
 public final class VideoBake: @unchecked Sendable {
+    /// The script drawn over the video.
     public let scene: Scene
+    /// The input video's header; the output has the same.
     public let header: Y4MHeader
+    /// The colour conversion the sketch is composited with (matrix and range).
     public let conversion: YCbCrConversion
+    /// Age effects and primitive the sketch is drawn with.
     public let settings: RenderSettings
+    /// The renderer that draws the sketch.
     public let renderer: Renderer
     let span: SceneSpan
     /// Where the last `run`'s time went, on the thread that reads, composites and writes.
@@ -58,6 +63,9 @@ public final class VideoBake: @unchecked Sendable {
         v == v.rounded() ? String(Int(v)) : String(format: "%.3f", v)
     }
 
+    /// A bake of `scene` over frames described by `header`, drawn by `renderer`. `matrix`
+    /// and `range` default to what players assume (BT.709 from 720 rows, else BT.601; the
+    /// header's range, else limited). Throws when the scene does not fit the video or the driver.
     public init(scene: Scene, header: Y4MHeader, renderer: Renderer, matrix: ColorMatrix? = nil,
                 range: ColorRange? = nil, primitive: Primitive = .points) throws {
         precondition(scene.canvas.width == header.width && scene.canvas.height == header.height)

@@ -1,6 +1,7 @@
 /// One frame of a y4m stream, kept as it is written: the `FRAME\n` line, then the Y, Cb
 /// and Cr planes back to back (no padding), so a frame goes out in one write.
 public struct Y4MFrame: Sendable {
+    /// The stream's header: sizes of the planes.
     public let header: Y4MHeader
     /// `FRAME\n` + Y + Cb + Cr.
     public var bytes: [UInt8]
@@ -13,8 +14,11 @@ public struct Y4MFrame: Sendable {
         bytes = Y4MFrame.marker + [UInt8](repeating: 0, count: header.frameSize)
     }
 
+    /// Where the luma plane starts in ``bytes``.
     public var yOffset: Int { Y4MFrame.marker.count }
+    /// Where the Cb plane starts in ``bytes``.
     public var cbOffset: Int { yOffset + header.lumaSize }
+    /// Where the Cr plane starts in ``bytes``.
     public var crOffset: Int { cbOffset + header.chromaSize }
 
     /// The planes alone (what a y4m frame holds after its `FRAME` line).

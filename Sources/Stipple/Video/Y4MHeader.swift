@@ -4,6 +4,7 @@
 /// Tags Stipple does not interpret are kept as written, so the output header equals the
 /// input's (size, rate, interlace, aspect, chroma, range and any other `X` tag).
 public struct Y4MHeader: Sendable, Equatable {
+    /// The chroma subsampling Stipple reads and writes.
     public enum Chroma: Sendable, Equatable {
         /// 8-bit 4:2:0; `tag` is the `C` tag as written (`420jpeg`, `420mpeg2`, `420paldv`,
         /// `420`), nil when the header has none (4:2:0 too).
@@ -11,11 +12,15 @@ public struct Y4MHeader: Sendable, Equatable {
         case yuv444
     }
 
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
     /// Frames a second as a fraction; ffmpeg reads a missing `F` as 25:1.
     public var rateNumerator: Int
+    /// The frame rate's denominator (frames a second = numerator / denominator).
     public var rateDenominator: Int
+    /// The chroma subsampling.
     public var chroma: Chroma
     /// The range the header names with `XCOLORRANGE=`; nil when it names none.
     public var colorRange: ColorRange?
@@ -28,6 +33,8 @@ public struct Y4MHeader: Sendable, Equatable {
     package static let supported = "8-bit 4:2:0 (C420jpeg, C420mpeg2, C420paldv, C420, or no C tag) "
         + "and 4:4:4 (C444), progressive (Ip or I?)"
 
+    /// A header for `width` × `height` frames at `rateNumerator` / `rateDenominator` frames a
+    /// second, with `chroma` and an optional colour range tag.
     public init(width: Int, height: Int, rateNumerator: Int = 30, rateDenominator: Int = 1,
                 chroma: Chroma = .yuv420(tag: "420jpeg"), colorRange: ColorRange? = nil) {
         self.width = width; self.height = height
@@ -42,11 +49,16 @@ public struct Y4MHeader: Sendable, Equatable {
         self.tags = tags
     }
 
+    /// Frames a second.
     public var fps: Double { Double(rateNumerator) / Double(rateDenominator) }
 
+    /// Pixels across a chroma plane.
     public var chromaWidth: Int { chroma == .yuv444 ? width : (width + 1) / 2 }
+    /// Pixels down a chroma plane.
     public var chromaHeight: Int { chroma == .yuv444 ? height : (height + 1) / 2 }
+    /// Bytes of the luma plane.
     public var lumaSize: Int { width * height }
+    /// Bytes of one chroma plane.
     public var chromaSize: Int { chromaWidth * chromaHeight }
     /// The planes of one frame, without the `FRAME` line.
     public var frameSize: Int { lumaSize + 2 * chromaSize }

@@ -8,7 +8,9 @@ import Darwin
 /// stays one frame however long the video. Every error names the stream, the frame and the
 /// byte offset.
 public final class Y4MReader {
+    /// The input as named in errors (a path, or "-" for stdin).
     public let name: String
+    /// The stream's header, read when the reader opened.
     public private(set) var header: Y4MHeader
     /// Frames read so far.
     public private(set) var framesRead = 0

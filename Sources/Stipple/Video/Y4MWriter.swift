@@ -11,7 +11,9 @@ import Darwin
 /// stdout, or a descriptor such as ffmpeg's stdin), each frame goes out whole in one write
 /// loop, so a reader only ever sees complete frames.
 public final class Y4MWriter {
+    /// The output as named in errors (a path, or "-" for stdout).
     public let name: String
+    /// Frames written so far.
     public private(set) var framesWritten = 0
     private let fd: Int32
     private let ownsDescriptor: Bool
