@@ -4,9 +4,9 @@ import Stipple
 public struct DriverIdentity: Sendable, Equatable, Codable {
     /// The EGL platform: "surfaceless", "device" or "gbm".
     public var platform: String
-    /// GL_VENDOR.
+    /// The GL vendor string.
     public var vendor: String
-    /// GL_RENDERER.
+    /// The GL renderer string.
     public var renderer: String
     /// A short, file-name-safe name: "llvmpipe", "softpipe", or the renderer's first word.
     public var shortName: String

@@ -70,19 +70,19 @@ public struct RendererInfo: Sendable, Equatable {
     public var eglVendor: String
     /// The DRM device or render node opened, or "" without one.
     public var device: String
-    /// GL_VENDOR.
+    /// The GL vendor string.
     public var glVendor: String
-    /// GL_RENDERER: the driver, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+    /// The GL renderer string: the driver, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     public var glRenderer: String
-    /// GL_VERSION.
+    /// The OpenGL ES version string.
     public var glVersion: String
-    /// GL_SHADING_LANGUAGE_VERSION.
+    /// The GLSL ES version string.
     public var glslVersion: String
     /// The smallest and largest point sizes the driver draws, pixels.
     public var pointSizeRange: ClosedRange<Float>
-    /// GL_MAX_TEXTURE_SIZE: the largest texture side, pixels.
+    /// The largest texture side the driver takes, pixels.
     public var maxTextureSize: Int
-    /// GL_MAX_VIEWPORT_DIMS, pixels.
+    /// The largest viewport the driver takes, pixels.
     public var maxViewport: (width: Int, height: Int)
 
     /// The largest target side the driver takes: its texture limit, and a viewport whose side
@@ -111,7 +111,7 @@ public struct RendererInfo: Sendable, Equatable {
 public struct RenderStatistics: Sendable, Equatable {
     /// GL calls made.
     public var glCalls: Int
-    /// Draw calls made (glDrawArrays).
+    /// Draw calls made.
     public var drawCalls: Int
     /// Bytes of vertex data uploaded.
     public var bytesUploaded: Int
