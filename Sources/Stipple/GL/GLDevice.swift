@@ -15,6 +15,8 @@ final class GLDevice {
     /// The target tiles are drawn into (see GLDevice+Tiles), kept while the tile size stays.
     var tileTarget: Framebuffer?
     var tileReadback: [UInt8] = []
+    /// The staging buffer of a kept sketch's boxes (see GLDevice+Kept).
+    var keptReadback: [UInt8] = []
 
     init(context: GLContext) {
         gl = GL(context: context)

@@ -81,6 +81,10 @@ public final class VideoBake: @unchecked Sendable {
 
     /// Hooks called before the sketch of frame n is drawn (live events); may add layers and
     /// session entries.
+    /// Draw each frame's sketch again only where it changed (the default); off, every frame
+    /// is drawn whole (the two give the same bytes).
+    package var keepsSketch = true
+
     package typealias BeforeFrame = @Sendable (Int) async throws -> LiveFrame
 
     /// Reads every frame from `reader`, composites the sketch and writes it to `writer`.
@@ -111,6 +115,8 @@ public final class VideoBake: @unchecked Sendable {
         // compositor, off the render thread.
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
         let modes = scene.hasStrokeLayers ? ModeBake(renderer: renderer, conversion: conversion, settings: settings) : nil
+        // The sketch stays on the GPU between frames: each frame draws only what changed.
+        let kept = keepsSketch ? KeptSketch() : nil
         func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
             Task {
                 guard !scene.hasStrokeLayers else { return nil }
@@ -119,8 +125,12 @@ public final class VideoBake: @unchecked Sendable {
                 // layers shown at frame n.
                 let state = scene.state(atFrame: n, live: live)
                 guard !state.entries.isEmpty, span.mayDraw(frame: state.clockFrame) || !live.layers.isEmpty else { return nil }
-                return try await renderer.renderPremultiplied(state, layers: layers + live.layers,
-                                                              canvas: canvas, settings: settings)
+                guard let kept else {
+                    return try await renderer.renderPremultiplied(state, layers: layers + live.layers,
+                                                                  canvas: canvas, settings: settings)
+                }
+                return try await renderer.renderKept(kept, layers: state.shown(layers + live.layers), canvas: canvas,
+                                                     frame: state.clockFrame, settings: settings)
             }
         }
         var frame = Y4MFrame(header: reader.header)
