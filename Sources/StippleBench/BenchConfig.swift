@@ -45,6 +45,10 @@ package struct BenchConfig: Sendable, Codable {
     package var sequenceFrames = 300
     /// Frames of the video scenario (at width × height, 4:2:0).
     package var videoFrames = 150
+    /// The bake against its floors: sizes (width, height, stroke radius), frames, repetitions.
+    package var videoGoalSizes = [[1920, 1080, 12], [1280, 720, 8]]
+    package var videoGoalFrames = 240
+    package var videoGoalReps = 3
     /// PNG compression of the sequence scenario's frames (see `PNGFile.encode`).
     package var compression: Int32 = PNGFile.defaultCompression
     package var warmup = 2
@@ -87,6 +91,9 @@ package struct BenchConfig: Sendable, Codable {
         c.readbackSizes = [[320, 568]]
         c.sequenceFrames = 12
         c.videoFrames = 12
+        c.videoGoalSizes = [[160, 90, 4]]
+        c.videoGoalFrames = 12
+        c.videoGoalReps = 1
         c.warmup = 1
         c.reps = 3
         c.pairs = 3

@@ -29,7 +29,9 @@ package struct BenchSuite: Sendable {
             case .readback: try await readback(renderer, &report)
             case .upload: try await upload(renderer, &report)
             case .sequence: try await sequence(renderer, &report)
-            case .video: try await video(renderer, &report)
+            case .video:
+                try await video(renderer, &report)
+                try await videoGoals(renderer, &report)
             case .session: try await session(renderer, &report)
             case .tiles: try await tiles(renderer, &report)
             case .modes: try await modes(renderer, &report)

@@ -1,0 +1,128 @@
+import Foundation
+import Stipple
+
+/// The bake against its floors, in one run: for each size, a 60-stroke sketch that
+/// accumulates (maxAge 0) and one that dissolves (maxAge 110) baked over the same synthetic
+/// 4:2:0 video — with the sketch kept between frames (what `stipple bake` does) and drawn
+/// whole every frame (how it was done before) — against the empty script's bake (Stipple's
+/// own reading and writing) and ffmpeg's y4m passthrough. Ratios compare medians.
+extension BenchSuite {
+    func videoGoals(_ renderer: Renderer, _ report: inout BenchReport) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stipple-bench-goals-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = config.videoGoalFrames
+        for size in config.videoGoalSizes {
+            let (w, h, radius) = (size[0], size[1], Float(size[2]))
+            let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1)
+            let work = "\(frames) frames \(w)×\(h) 4:2:0"
+            log("video goals: \(w)×\(h)")
+            let empty = try scriptFile(folder, "empty-\(w)", strokes: 0, radius: radius, maxAge: 0, w, h, frames)
+            let emptyTiming = try await bakeTiming(empty, header, frames, keep: true, renderer)
+            var passthrough: Timing?
+            if let ffmpeg = FFmpegProcess.locate() {
+                passthrough = try timed { try ffmpegPassthrough(ffmpeg, SyntheticVideo(header: header, frames: frames)) }
+            } else {
+                report.skipped.append("video goals: ffmpeg's passthrough (ffmpeg is not on PATH)")
+            }
+            var emptyRow = BenchRow(scenario: "video", variant: "empty-script bake", workload: work, timing: emptyTiming,
+                                    figures: ["frames/s": Double(frames) / emptyTiming.median])
+            if let passthrough {
+                emptyRow.ratio = emptyTiming.median / passthrough.median
+                emptyRow.ratioTo = "ffmpeg y4m passthrough"
+                report.rows.append(BenchRow(scenario: "video", variant: "ffmpeg y4m passthrough", workload: work,
+                                            timing: passthrough, figures: ["frames/s": Double(frames) / passthrough.median]))
+                report.targets.append(.init(name: "video: empty-script bake / ffmpeg passthrough, \(w)×\(h)",
+                                            measured: emptyRow.ratio!, limit: 1.25, atMost: true))
+            }
+            report.rows.append(emptyRow)
+            for (name, maxAge, limit) in [("accumulating", 0, 2.5), ("dissolving", 110, 10.0)] {
+                let script = try scriptFile(folder, "\(name)-\(w)", strokes: 60, radius: radius, maxAge: maxAge, w, h, frames)
+                for keep in [false, true] {
+                    let t = try await bakeTiming(script, header, frames, keep: keep, renderer)
+                    var row = BenchRow(scenario: "video", variant: "bake, \(name) (maxAge \(maxAge)), "
+                                           + (keep ? "kept sketch" : "full redraw"),
+                                       workload: work + ", 60 strokes r=\(Int(radius))", timing: t,
+                                       figures: ["frames/s": Double(frames) / t.median])
+                    row.ratio = t.median / emptyTiming.median
+                    row.ratioTo = "empty-script bake"
+                    report.rows.append(row)
+                    if keep {
+                        report.targets.append(.init(name: "video: \(name) bake / empty-script bake, \(w)×\(h)",
+                                                    measured: row.ratio!, limit: limit, atMost: true))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Median seconds of baking `script` over the synthetic video, `config.videoGoalReps` times.
+    private func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool,
+                            _ renderer: Renderer) async throws -> Timing {
+        let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
+        var samples: [Double] = []
+        for _ in 0..<config.videoGoalReps {
+            let bake = try VideoBake(scene: scene, header: header, renderer: renderer)
+            bake.keepsSketch = keep
+            let start = DispatchTime.now().uptimeNanoseconds
+            let reader = try Y4MReader(descriptor: try SyntheticVideo(header: header, frames: frames).start(),
+                                       name: "synthetic", owns: true)
+            let writer = try Y4MWriter(descriptor: open("/dev/null", O_WRONLY), name: "/dev/null", header: header, owns: true)
+            let n = try await bake.run(reader: reader, writer: writer)
+            try writer.finish()
+            precondition(n == frames, "the bake read every frame")
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return Timing(samples: samples)
+    }
+
+    private func timed(_ body: () throws -> Void) throws -> Timing {
+        var samples: [Double] = []
+        for _ in 0..<config.videoGoalReps {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return Timing(samples: samples)
+    }
+
+    private func ffmpegPassthrough(_ ffmpeg: String, _ source: SyntheticVideo) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ffmpeg)
+        p.arguments = ["-hide_banner", "-loglevel", "error", "-f", "yuv4mpegpipe", "-i", "-",
+                       "-f", "yuv4mpegpipe", "-y", "/dev/null"]
+        let stdin = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        source.feed(stdin.fileHandleForWriting.fileDescriptor)
+        try? stdin.fileHandleForWriting.close()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw RenderError("ffmpeg passthrough failed (exit \(p.terminationStatus))") }
+    }
+
+    /// `strokes` strokes of 10 samples over half a second each, started evenly over the
+    /// video, at random places: the script's path.
+    private func scriptFile(_ folder: String, _ name: String, strokes: Int, radius: Float, maxAge: Int,
+                            _ w: Int, _ h: Int, _ frames: Int) throws -> String {
+        var rng = SplitMix64(seed: config.seed &+ UInt64(strokes))
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        let seconds = Double(frames) / 30
+        let entries = (0..<strokes).map { i -> String in
+            let t0 = seconds * Double(i) / Double(max(strokes, 1)) * 0.9
+            var x = unit() * Double(w), y = unit() * Double(h)
+            let dx = (unit() - 0.5) * Double(w) / 20, dy = (unit() - 0.5) * Double(h) / 20
+            let samples = (0..<10).map { k -> String in
+                defer { x += dx; y += dy }
+                return #"{"x": \#(x), "y": \#(y), "t": \#(t0 + Double(k) * 0.05), "pressure": 0.8}"#
+            }
+            return ##"{"brush": "soft", "color": "#ff5030", "radius": \##(radius), "points": [\##(samples.joined(separator: ","))]}"##
+        }
+        let path = (folder as NSString).appendingPathComponent("\(name).json")
+        try """
+            {"fps": 30, "maxAge": \(maxAge), "brushes": {"soft": {"builtin": "soft-round", "size": 64}},
+             "draw": [\(entries.joined(separator: ",\n"))]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
