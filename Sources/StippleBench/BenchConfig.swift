@@ -16,8 +16,12 @@ package struct BenchConfig: Sendable, Codable {
         case upload
         /// A frame sequence to PNG files: render only, encode only, and both overlapped.
         case sequence
-        /// A Periscope-style animation baked into 4:2:0 video, against PNGs + ffmpeg overlay.
+        /// A Periscope-style animation baked into 4:2:0 video, against PNGs + ffmpeg overlay;
+        /// then the `bake` scenario.
         case video
+        /// The bake against its floors: accumulating and dissolving sketches, kept and drawn
+        /// whole, against the empty script's bake and ffmpeg's passthrough (BenchVideoGoals.swift).
+        case bake
         /// Drawing sessions: undo latency against replaying every stroke, a long session's
         /// frame time and memory, many strokes' memory, frames while saving (SessionScenarios.swift).
         case session
@@ -30,7 +34,7 @@ package struct BenchConfig: Sendable, Codable {
 
     /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);
     /// `quick` runs every scenario.
-    package var scenarios: [Scenario] = Scenario.allCases.filter { $0 != .session }
+    package var scenarios: [Scenario] = Scenario.allCases.filter { $0 != .session && $0 != .bake }
     package var width = 1280
     package var height = 720
     package var stamps = 100_000
@@ -97,7 +101,7 @@ package struct BenchConfig: Sendable, Codable {
         c.warmup = 1
         c.reps = 3
         c.pairs = 3
-        c.scenarios = Scenario.allCases
+        c.scenarios = Scenario.allCases.filter { $0 != .bake }  // video runs it
         c.sessionBakedStrokes = 20
         c.sessionFrames = 120
         c.sessionStrokes = 40

@@ -32,6 +32,7 @@ package struct BenchSuite: Sendable {
             case .video:
                 try await video(renderer, &report)
                 try await videoGoals(renderer, &report)
+            case .bake: try await videoGoals(renderer, &report)
             case .session: try await session(renderer, &report)
             case .tiles: try await tiles(renderer, &report)
             case .modes: try await modes(renderer, &report)

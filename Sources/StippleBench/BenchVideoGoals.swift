@@ -16,39 +16,45 @@ extension BenchSuite {
             let (w, h, radius) = (size[0], size[1], Float(size[2]))
             let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1)
             let work = "\(frames) frames \(w)×\(h) 4:2:0"
-            log("video goals: \(w)×\(h)")
+            log("bake: \(w)×\(h)")
             let empty = try scriptFile(folder, "empty-\(w)", strokes: 0, radius: radius, maxAge: 0, w, h, frames)
-            let emptyTiming = try await bakeTiming(empty, header, frames, keep: true, renderer)
+            let (emptyTiming, _) = try await bakeTiming(empty, header, frames, keep: true, renderer)
             var passthrough: Timing?
             if let ffmpeg = FFmpegProcess.locate() {
                 passthrough = try timed { try ffmpegPassthrough(ffmpeg, SyntheticVideo(header: header, frames: frames)) }
             } else {
                 report.skipped.append("video goals: ffmpeg's passthrough (ffmpeg is not on PATH)")
             }
-            var emptyRow = BenchRow(scenario: "video", variant: "empty-script bake", workload: work, timing: emptyTiming,
+            var emptyRow = BenchRow(scenario: "bake", variant: "empty-script bake", workload: work, timing: emptyTiming,
                                     figures: ["frames/s": Double(frames) / emptyTiming.median])
             if let passthrough {
                 emptyRow.ratio = emptyTiming.median / passthrough.median
                 emptyRow.ratioTo = "ffmpeg y4m passthrough"
-                report.rows.append(BenchRow(scenario: "video", variant: "ffmpeg y4m passthrough", workload: work,
+                report.rows.append(BenchRow(scenario: "bake", variant: "ffmpeg y4m passthrough", workload: work,
                                             timing: passthrough, figures: ["frames/s": Double(frames) / passthrough.median]))
-                report.targets.append(.init(name: "video: empty-script bake / ffmpeg passthrough, \(w)×\(h)",
+                report.targets.append(.init(name: "bake: empty-script bake / ffmpeg passthrough, \(w)×\(h)",
                                             measured: emptyRow.ratio!, limit: 1.25, atMost: true))
             }
             report.rows.append(emptyRow)
             for (name, maxAge, limit) in [("accumulating", 0, 2.5), ("dissolving", 110, 10.0)] {
                 let script = try scriptFile(folder, "\(name)-\(w)", strokes: 60, radius: radius, maxAge: maxAge, w, h, frames)
                 for keep in [false, true] {
-                    let t = try await bakeTiming(script, header, frames, keep: keep, renderer)
-                    var row = BenchRow(scenario: "video", variant: "bake, \(name) (maxAge \(maxAge)), "
+                    let (t, kept) = try await bakeTiming(script, header, frames, keep: keep, renderer)
+                    var figures = ["frames/s": Double(frames) / t.median]
+                    if let kept {
+                        // How much of the canvas a frame drew again and read back, on average.
+                        figures["redrawn %"] = 100 * Double(kept.redrawnPixels) / Double(frames * w * h)
+                        figures["boxes/frame"] = Double(kept.boxesDrawn) / Double(frames)
+                        figures["whole frames"] = Double(kept.directFrames)
+                    }
+                    var row = BenchRow(scenario: "bake", variant: "bake, \(name) (maxAge \(maxAge)), "
                                            + (keep ? "kept sketch" : "full redraw"),
-                                       workload: work + ", 60 strokes r=\(Int(radius))", timing: t,
-                                       figures: ["frames/s": Double(frames) / t.median])
+                                       workload: work + ", 60 strokes r=\(Int(radius))", timing: t, figures: figures)
                     row.ratio = t.median / emptyTiming.median
                     row.ratioTo = "empty-script bake"
                     report.rows.append(row)
                     if keep {
-                        report.targets.append(.init(name: "video: \(name) bake / empty-script bake, \(w)×\(h)",
+                        report.targets.append(.init(name: "bake: \(name) bake / empty-script bake, \(w)×\(h)",
                                                     measured: row.ratio!, limit: limit, atMost: true))
                     }
                 }
@@ -57,10 +63,12 @@ extension BenchSuite {
     }
 
     /// Median seconds of baking `script` over the synthetic video, `config.videoGoalReps` times.
+    /// Also the last repetition's kept sketch (nil when drawn whole).
     private func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool,
-                            _ renderer: Renderer) async throws -> Timing {
+                            _ renderer: Renderer) async throws -> (Timing, KeptSketch?) {
         let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
         var samples: [Double] = []
+        var kept: KeptSketch?
         for _ in 0..<config.videoGoalReps {
             let bake = try VideoBake(scene: scene, header: header, renderer: renderer)
             bake.keepsSketch = keep
@@ -72,8 +80,9 @@ extension BenchSuite {
             try writer.finish()
             precondition(n == frames, "the bake read every frame")
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            kept = bake.lastKept
         }
-        return Timing(samples: samples)
+        return (Timing(samples: samples), kept)
     }
 
     private func timed(_ body: () throws -> Void) throws -> Timing {

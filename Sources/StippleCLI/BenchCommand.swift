@@ -13,7 +13,9 @@ struct BenchCommand: AsyncParsableCommand {
             stamps, k new a frame: resident layers against re-uploading every age), readback \
             (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
             (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
-            4:2:0 video, against render --frames PNGs + ffmpeg overlay), session (undo latency against \
+            4:2:0 video, against render --frames PNGs + ffmpeg overlay; then bake), bake (240 frames of 1080p and \
+            720p with accumulating and dissolving 60-stroke sketches, the sketch kept and drawn whole, against the \
+            empty script's bake and ffmpeg's y4m passthrough; --size WxH and --radius bake one size), session (undo latency against \
             replaying every stroke, a long session's frame time and memory, many strokes' memory, frames \
             while a large drawing is saved), tiles (a canvas drawn in tiles against one pass, and the peak \
             memory of a large render streamed to PNG band by band), modes (strokes drawn as stroke layers — stroke \
@@ -99,11 +101,15 @@ struct BenchCommand: AsyncParsableCommand {
         if !scenarios.isEmpty { config.scenarios = scenarios }
         if let stamps { config.stamps = stamps }
         if let radius { config.radius = radius }
-        if let size, let (w, h) = parseSize(size) { config.width = w; config.height = h }
+        if let size, let (w, h) = parseSize(size) {
+            config.width = w; config.height = h
+            config.videoGoalSizes = [[w, h, Int((radius ?? 8).rounded())]]
+        }
         if let reps { config.reps = reps; config.pairs = max(reps, config.pairs) }
         if let warmup { config.warmup = warmup }
         if let live, let counts = parseList(live) { config.liveCounts = counts }
-        if let frames { config.sequenceFrames = frames; config.videoFrames = frames }
+        if let frames { config.sequenceFrames = frames; config.videoFrames = frames; config.videoGoalFrames = frames }
+        if let reps { config.videoGoalReps = reps }
         if let compression { config.compression = compression }
         if let sessionFrames { config.sessionFrames = max(100, sessionFrames) }
         if let sessionStrokes { config.sessionStrokes = max(10, sessionStrokes) }

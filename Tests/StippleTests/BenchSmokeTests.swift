@@ -34,6 +34,10 @@ final class BenchSmokeTests: XCTestCase {
         // The streamed render ran as a child and its own peak memory was read.
         let streamed = report.rows.first { $0.scenario == "tiles" && $0.variant.hasPrefix("render") }
         XCTAssertGreaterThan(streamed?.figures["peak RSS MiB"] ?? 0, 1, "the child's VmHWM")
+        // The kept bakes report how much they drew again (the quick sizes are too small to judge how little).
+        let kept = report.rows.filter { $0.scenario == "bake" && $0.variant.hasSuffix("kept sketch") }
+        XCTAssertEqual(kept.count, 2)
+        XCTAssertTrue(kept.allSatisfy { ($0.figures["redrawn %"] ?? 0) > 0 }, "\(kept.map(\.figures))")
         let svg = try String(contentsOfFile: chart, encoding: .utf8)
         XCTAssertTrue(svg.hasPrefix("<svg") && svg.contains("polyline"), "the chart draws curves")
     }

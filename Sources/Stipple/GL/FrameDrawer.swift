@@ -32,9 +32,9 @@ final class FrameDrawer {
 
     /// Draws `plan` into `target` (already bound and filled with its background). Layer
     /// sources read `layers[n]`, in the plan's layer order.
-    func draw(_ plan: FramePlan, layers: [PointBuffers], into target: Framebuffer) throws {
+    func draw(_ plan: FramePlan, layers: [PointBuffers], into target: Framebuffer, scissored: Bool = false) throws {
         guard !plan.runs.isEmpty else { return }
-        gl.setStampBlending()
+        gl.setStampBlending(scissored: scissored)
         if plan.drawsImmediatePoints {
             plan.stamps.withUnsafeBufferPointer { pointBuffer.upload(gl, $0, write: bufferWrite) }
             plan.rotations?.withUnsafeBufferPointer { rotationBuffer.upload(gl, $0, write: bufferWrite) }

@@ -37,11 +37,12 @@ extension GL {
         if enter("glBlendFunc") { glBlendFunc(src, dst); blend = (src, dst) }
     }
 
-    /// The state every stamp draw expects: premultiplied OVER (docs/reference.md §4), nothing else on.
-    func setStampBlending() {
+    /// The state every stamp draw expects: premultiplied OVER (docs/reference.md §4), nothing else on
+    /// — but the scissor, when `scissored` (a kept sketch drawn again in boxes).
+    func setStampBlending(scissored: Bool = false) {
         disable(GLenum(GL_DITHER))
         disable(GLenum(GL_DEPTH_TEST))
-        disable(GLenum(GL_SCISSOR_TEST))
+        if !scissored { disable(GLenum(GL_SCISSOR_TEST)) }
         enable(GLenum(GL_BLEND))
         blendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
     }

@@ -1,7 +1,7 @@
 import CStipple
 
-/// A target kept between frames for a video's sketch: a frame clears and draws only a box
-/// of it (the scissor), and reads back only that box.
+/// A target kept between frames for a video's sketch: a frame clears and draws only boxes
+/// of it (the scissor), and reads back only those boxes.
 extension GLDevice {
     /// A new target for a kept sketch, filled with a premultiplied colour.
     func makeKeptTarget(width: Int, height: Int, guardBand: Int, fill color: (UInt8, UInt8, UInt8, UInt8)) throws -> Framebuffer {
@@ -27,28 +27,21 @@ extension GLDevice {
     /// Ends the limit `beginKeptDraw` set.
     func endKeptDraw() { gl.disable(GLenum(GL_SCISSOR_TEST)) }
 
-    /// Reads `box` of `target` (premultiplied RGBA) into `pixels`, the whole canvas, rows top
-    /// to bottom, at the same place.
-    func readKept(_ target: Framebuffer, box: (Int, Int, Int, Int), into pixels: inout [UInt8]) throws {
-        let (x0, y0, x1, y1) = box
-        let w = x1 - x0, h = y1 - y0
-        guard w > 0, h > 0 else { return }
+    /// Reads `box` of `target` (canvas pixels, rows top to bottom: x0, y0, x1, y1,
+    /// exclusive): premultiplied RGBA, tightly packed, rows as GL reads them — the box's
+    /// bottom row first. No copy turns them over: the reader walks them backwards.
+    func readKept(_ target: Framebuffer, box: (Int, Int, Int, Int)) throws -> [UInt8] {
+        let (x0, _, x1, y1) = box
+        let w = x1 - x0, h = box.3 - box.1
+        guard w > 0, h > 0 else { return [] }
         target.bind(gl)
         gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
-        if keptReadback.count < w * h * 4 { keptReadback = [UInt8](repeating: 0, count: w * h * 4) }
+        var pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { _, n in n = w * h * 4 }
         let b = target.guardBand
-        keptReadback.withUnsafeMutableBytes {
+        pixels.withUnsafeMutableBytes {
             gl.readPixels(x: x0 + b, y: target.targetHeight - (y1 + b), width: w, height: h, into: $0.baseAddress!)
         }
         try gl.checkError("reading back a \(w)×\(h) box of a kept sketch")
-        let row = w * 4, stride = target.width * 4
-        keptReadback.withUnsafeBytes { src in
-            pixels.withUnsafeMutableBytes { dst in
-                for r in 0..<h {  // GL's rows run bottom to top
-                    (dst.baseAddress! + (y0 + r) * stride + x0 * 4)
-                        .copyMemory(from: src.baseAddress! + (h - 1 - r) * row, byteCount: row)
-                }
-            }
-        }
+        return pixels
     }
 }

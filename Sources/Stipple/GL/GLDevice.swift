@@ -15,8 +15,6 @@ final class GLDevice {
     /// The target tiles are drawn into (see GLDevice+Tiles), kept while the tile size stays.
     var tileTarget: Framebuffer?
     var tileReadback: [UInt8] = []
-    /// The staging buffer of a kept sketch's boxes (see GLDevice+Kept).
-    var keptReadback: [UInt8] = []
 
     init(context: GLContext) {
         gl = GL(context: context)
@@ -86,8 +84,9 @@ final class GLDevice {
     /// Binds `target` for drawing more onto it, as it is.
     func bind(_ target: Framebuffer) { target.bind(gl) }
 
-    func draw(_ plan: FramePlan, layers: [PointBuffers], into target: Framebuffer) throws {
-        try drawer.draw(plan, layers: layers, into: target)
+    /// `scissored`: the scissor set before stays on (every other state is the stamps').
+    func draw(_ plan: FramePlan, layers: [PointBuffers], into target: Framebuffer, scissored: Bool = false) throws {
+        try drawer.draw(plan, layers: layers, into: target, scissored: scissored)
     }
 
     /// Reads a target back: premultiplied RGBA, rows top to bottom.

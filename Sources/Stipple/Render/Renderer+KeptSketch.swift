@@ -1,95 +1,197 @@
-/// A video's sketch kept between frames: a frame draws again only the box where something
-/// changed — stamps born, or appended by a live stroke, since the last frame, or, when
-/// stamps age, every stamp live then or now — clearing that box and drawing every shown
-/// stamp into it in draw order, so the result is the full redraw's, byte for byte. Only
-/// that box is read back into the kept copy on the CPU.
+/// A video's sketch kept on the GPU between frames. A frame draws again only the parts of
+/// the canvas that can differ from the last one — cells touched by stamps born (or
+/// appended by a live stroke) since then, by the stamps of layers shown or hidden since
+/// then (undo, redo, clear), and, when stamps age, by every stamp live then or now — each
+/// part cleared and drawn with every shown stamp that reaches it, in draw order, so the
+/// result is the full redraw's, byte for byte. Only those parts are read back.
 ///
 /// The GPU target belongs to the renderer's render thread: only `Renderer` methods touch it.
 package final class KeptSketch: @unchecked Sendable {
-    /// The sketch as drawn last: premultiplied RGBA, rows top to bottom.
-    fileprivate(set) var pixels: [UInt8] = []
     fileprivate var target: Framebuffer?
     fileprivate var layers: [LayerID] = []
+    /// Each shown layer's stamp count after the last frame moved it on.
+    fileprivate var counts: [LayerID: Int] = [:]
     fileprivate var frame = 0
-    fileprivate var counts: [Int] = []
-    /// Boxes drawn and pixels read back so far (what the benchmark reports).
+    /// False after a frame sent whole for direct blending: the compositor's converted copy
+    /// is behind, and the next frame that changes little is read back whole for it.
+    fileprivate var planesCurrent = false
+    /// Pixels drawn again and read back, boxes and frames drawn so far (what the benchmark reports).
     package fileprivate(set) var redrawnPixels = 0
+    package fileprivate(set) var boxesDrawn = 0
     package fileprivate(set) var framesDrawn = 0
+    /// Frames sent whole for direct blending.
+    package fileprivate(set) var directFrames = 0
 
     package init() {}
 }
 
+/// What a frame of a video's sketch changed: boxes of the canvas and their new pixels.
+struct SketchUpdate: Sendable {
+    /// A box and its pixels: premultiplied RGBA, `box.width` a row, rows top to bottom,
+    /// or bottom to top when `bottomUp` (as GL reads them).
+    struct Patch: Sendable {
+        var box: PixelBox
+        var pixels: [UInt8]
+        var bottomUp: Bool
+    }
+
+    /// True when every pixel outside the patches is transparent now; otherwise pixels outside
+    /// the patches are as they were.
+    var replacesAll: Bool
+    var patches: [Patch]
+    /// True when the one patch is the whole canvas and most of it changed: blending it
+    /// directly costs less than converting it first (the converted copy is then behind, and
+    /// the next update that is not direct replaces all of it).
+    var direct = false
+
+    static let unchanged = SketchUpdate(replacesAll: false, patches: [])
+    static let transparent = SketchUpdate(replacesAll: true, patches: [])
+}
+
 extension Renderer {
-    /// Frame `frame` of `ids` over a transparent `canvas`, premultiplied, drawing again only
-    /// what changed since `kept` last drew. Stroke layers (brush modes) draw whole frames.
-    package func renderKept(_ kept: KeptSketch, layers ids: [LayerID], canvas: Canvas, frame: Int,
-                            settings: RenderSettings) throws -> [UInt8] {
-        // The layers as the last frame left them (stamps that died since are still there):
-        // the changed box is found before this frame moves them on.
-        let before = try ids.map { id -> StampLayer in
+    /// Frame `frame` of `ids` over a transparent `canvas`, as the change since `kept` last
+    /// drew. Stroke layers (brush modes) and image backgrounds draw whole frames.
+    func renderKept(_ kept: KeptSketch, layers ids: [LayerID], canvas: Canvas, frame: Int,
+                    settings: RenderSettings) throws -> SketchUpdate {
+        let whole = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
+        let shown = try ids.map { id -> StampLayer in
             guard let l = self.layers[id] else { throw RenderError("\(id) does not exist") }
             return l
         }
-        guard case let .color(color) = canvas.background, !before.contains(where: { $0.mode != nil }) else {
+        guard case let .color(color) = canvas.background, !shown.contains(where: { $0.mode != nil }) else {
             kept.target.map(device.deleteTarget)
             kept.target = nil
-            return try renderLayersPremultiplied(ids, canvas: canvas, frame: frame, settings: settings)
+            kept.planesCurrent = false
+            let pixels = try renderLayersPremultiplied(ids, canvas: canvas, frame: frame, settings: settings)
+            return SketchUpdate(replacesAll: true, patches: [.init(box: whole, pixels: pixels, bottomUp: false)], direct: true)
         }
         let fill = color.premultipliedRGBA8
-        var box = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
-        if let t = kept.target, t.width == canvas.width, t.height == canvas.height, kept.layers == ids, frame >= kept.frame {
-            box = changedBox(before, counts: kept.counts, from: kept.frame, to: frame, effects: settings.effects)
-                .clipped(width: canvas.width, height: canvas.height)
+        var boxes = [whole]
+        var replacesAll = true
+        if let t = kept.target, t.width == canvas.width, t.height == canvas.height, frame >= kept.frame,
+           let cells = changedCells(kept, shown: ids, canvas: canvas, frame: frame, effects: settings.effects) {
+            boxes = cells.boxes()
+            replacesAll = false
         } else {
             kept.target.map(device.deleteTarget)
             kept.target = try device.makeKeptTarget(width: canvas.width, height: canvas.height,
                                                     guardBand: guardBand(for: canvas), fill: fill)
-            kept.pixels = [UInt8](repeating: 0, count: canvas.width * canvas.height * 4)
         }
         let chosen = try resolve(ids, frame: frame, effects: settings.effects)
         kept.layers = ids
         kept.frame = frame
-        kept.counts = chosen.map(\.stamps.count)
-        guard !box.isEmpty, let target = kept.target else { return kept.pixels }
-        device.beginKeptDraw(target, box: (box.x0, box.y0, box.x1, box.y1), fill: fill)
-        defer { device.endKeptDraw() }
-        try drawResident(chosen, canvas: canvas, frame: frame, settings: settings, into: target)
-        try device.readKept(target, box: (box.x0, box.y0, box.x1, box.y1), into: &kept.pixels)
-        kept.redrawnPixels += box.width * box.height
+        kept.counts = Dictionary(zip(ids, chosen.map(\.stamps.count)), uniquingKeysWith: { a, _ in a })
+        guard let target = kept.target else { return .unchanged }
+        // When a third of the canvas or more changed, one pass draws it all, and the
+        // compositor blends the read-back frame directly.
+        let direct = boxes.reduce(0) { $0 + $1.width * $1.height } * 3 >= canvas.width * canvas.height
+        if direct { boxes = [whole] }
+        // The compositor's copy is behind: it takes the whole canvas this time.
+        let readWhole = direct || !kept.planesCurrent
+        kept.planesCurrent = !direct
+        if boxes.isEmpty && !readWhole { return .unchanged }
+        for box in boxes {
+            device.beginKeptDraw(target, box: (box.x0, box.y0, box.x1, box.y1), fill: fill)
+            defer { device.endKeptDraw() }
+            try drawResident(chosen, canvas: canvas, frame: frame, settings: settings, into: target, scissored: true,
+                             within: box == whole ? nil : box)
+        }
+        let patches = try (readWhole ? [whole] : boxes).map {
+            SketchUpdate.Patch(box: $0, pixels: try device.readKept(target, box: ($0.x0, $0.y0, $0.x1, $0.y1)),
+                               bottomUp: true)
+        }
+        kept.redrawnPixels += boxes.reduce(0) { $0 + $1.width * $1.height }
+        kept.boxesDrawn += boxes.count
         kept.framesDrawn += 1
-        return kept.pixels
+        if direct { kept.directFrames += 1 }
+        return SketchUpdate(replacesAll: replacesAll || readWhole, patches: patches, direct: direct)
     }
 
-    /// The canvas box that can differ between frame `from` and frame `to`: stamps that
-    /// became live (or were appended: `counts` are the layers' stamps then), and with ageing
-    /// every stamp live at either frame, each at its size and place at both ages.
-    private func changedBox(_ layers: [StampLayer], counts: [Int], from p: Int, to f: Int,
-                            effects: AgeEffects) -> PixelBox {
-        var box = PixelBox(x0: .max, y0: .max, x1: .min, y1: .min)
-        func add(_ s: SketchPoint, age: Float) {
-            let g = effects.geometry(of: s, age: age)
-            let half = g.diameter / 2
-            guard g.centreX.isFinite, g.centreY.isFinite, half.isFinite else { return }
-            // Pixels whose centre lies in the stamp's square, and one more for the driver's rounding.
-            let b = PixelBox(x0: Int(max(-1e7, (g.centreX - half).rounded(.down))) - 1,
-                             y0: Int(max(-1e7, (g.centreY - half).rounded(.down))) - 1,
-                             x1: Int(min(1e7, (g.centreX + half).rounded(.up))) + 1,
-                             y1: Int(min(1e7, (g.centreY + half).rounded(.up))) + 1)
-            box = box.isEmpty ? b : box.union(b)
+    /// The cells that can differ between the kept frame and `frame` (the layers as the last
+    /// frame left them: this frame has not moved them on yet), or nil when the shown layers
+    /// changed their order (then the frame is drawn whole).
+    private func changedCells(_ kept: KeptSketch, shown ids: [LayerID], canvas: Canvas, frame f: Int,
+                              effects: AgeEffects) -> DirtyCells? {
+        let old = Set(kept.layers), now = Set(ids)
+        guard kept.layers.filter(now.contains) == ids.filter(old.contains) else { return nil }
+        var cells = DirtyCells(width: canvas.width, height: canvas.height)
+        let (p, ff) = (Float(kept.frame), Float(f))
+        func mark(_ s: SketchPoint, age: Float) {
+            if let b = effects.pixelBox(of: s, age: age) { cells.mark(b) }
         }
-        let (fp, ff) = (Float(p), Float(f))
-        for (i, layer) in layers.enumerated() {
-            let old = i < counts.count ? counts[i] : 0
-            for (j, s) in layer.stamps.enumerated() {
-                let liveNow = effects.isLive(age: s.age + ff), liveThen = j < old && effects.isLive(age: s.age + fp)
-                if effects.maxAge > 0 {
-                    if liveNow { add(s, age: s.age + ff) }
-                    if liveThen { add(s, age: s.age + fp) }
-                } else if liveNow && !liveThen {
-                    add(s, age: s.age + ff)
+        // Hidden since: every stamp it showed then.
+        for id in kept.layers where !now.contains(id) {
+            guard let layer = layers[id] else { return nil }
+            let count = min(kept.counts[id] ?? 0, layer.stamps.count)
+            for s in layer.stamps[min(layer.head, count)..<count] where effects.isLive(age: s.age + p) { mark(s, age: s.age + p) }
+        }
+        for id in ids {
+            guard let layer = layers[id] else { return nil }
+            // Stamps the last frame had (none, for a layer shown since).
+            let had = old.contains(id) ? min(kept.counts[id] ?? 0, layer.stamps.count) : 0
+            let stamps = layer.stamps
+            // Stamps born in order: none past those born now can be live then or now.
+            let end = layer.bornCount(at: ff, effects: effects) ?? stamps.count
+            if effects.maxAge > 0 {
+                // Every live stamp changes: each at its place and size then and now.
+                for j in layer.head..<end {
+                    let s = stamps[j]
+                    if effects.isLive(age: s.age + ff) { mark(s, age: s.age + ff) }
+                    if j < had && effects.isLive(age: s.age + p) { mark(s, age: s.age + p) }
+                }
+            } else if let bornThen = layer.bornCount(at: p, effects: effects),
+                      let bornNow = layer.bornCount(at: ff, effects: effects) {
+                // Born in order: only the stamps past what the last frame drew.
+                for s in stamps[min(bornThen, had)..<bornNow] { mark(s, age: s.age + ff) }
+            } else {
+                for j in layer.head..<end {
+                    let s = stamps[j]
+                    if effects.isLive(age: s.age + ff) && !(j < had && effects.isLive(age: s.age + p)) { mark(s, age: s.age + ff) }
                 }
             }
         }
-        return box
+        return cells
+    }
+}
+
+extension AgeEffects {
+    /// The pixels a live stamp can touch at `age`: those whose centre lies in its square,
+    /// and one more each way for the driver's rounding. Nil when it lands nowhere.
+    func pixelBox(of s: SketchPoint, age: Float) -> PixelBox? {
+        let g = geometry(of: s, age: age)
+        let half = g.diameter / 2
+        guard g.centreX.isFinite, g.centreY.isFinite, half.isFinite else { return nil }
+        return PixelBox(x0: Int(max(-1e7, (g.centreX - half).rounded(.down))) - 1,
+                        y0: Int(max(-1e7, (g.centreY - half).rounded(.down))) - 1,
+                        x1: Int(min(1e7, (g.centreX + half).rounded(.up))) + 1,
+                        y1: Int(min(1e7, (g.centreY + half).rounded(.up))) + 1)
+    }
+
+    /// How far from its position a stamp of `radius` can reach at any age: half its largest
+    /// diameter, its drift, and a pixel of rounding.
+    func reach(radius: Float) -> Float {
+        max(2 * radius * abs(pointScale), 0.5) + abs(dissolveDistance) + 2
+    }
+}
+
+extension LayerView {
+    /// The window cut to the stamps from the first to the last that can touch `box` at
+    /// `frame` (those between are drawn too: the box's scissor keeps them out).
+    func window(touching box: PixelBox, frame: Float, effects: AgeEffects) -> Range<Int> {
+        let reach = effects.reach(radius: bounds.maxRadius)
+        let inside = bounds.minX - reach < Float(box.x1) && bounds.maxX + reach > Float(box.x0)
+            && bounds.minY - reach < Float(box.y1) && bounds.maxY + reach > Float(box.y0)
+        // NaN bounds never reject.
+        let rejected = !inside && [bounds.minX, bounds.maxX, bounds.minY, bounds.maxY, reach].allSatisfy(\.isFinite)
+        guard !rejected, !window.isEmpty else { return window.lowerBound..<window.lowerBound }
+        func touches(_ j: Int) -> Bool {
+            let s = stamps[j]
+            guard effects.isLive(age: s.age + frame) else { return false }
+            guard let b = effects.pixelBox(of: s, age: s.age + frame) else { return false }
+            return b.x0 < box.x1 && b.x1 > box.x0 && b.y0 < box.y1 && b.y1 > box.y0
+        }
+        guard let first = window.first(where: touches) else { return window.lowerBound..<window.lowerBound }
+        let last = window.reversed().first(where: touches)!
+        return first..<(last + 1)
     }
 }

@@ -73,16 +73,22 @@ extension Renderer {
     }
 
     /// Plans and draws resident layers onto a bound target.
+    /// `scissored`: drawing stays limited to the scissor set before; `within`, the box it
+    /// limits drawing to, also leaves out the stamps that cannot touch it.
     func drawResident(_ chosen: [StampLayer], canvas: Canvas, frame: Int, settings: RenderSettings,
-                      into target: Framebuffer) throws {
+                      into target: Framebuffer, scissored: Bool = false, within box: PixelBox? = nil) throws {
         if chosen.contains(where: { $0.mode != nil }) {
             return try drawLayersWithModes(chosen, canvas: canvas, frame: frame, settings: settings, into: target)
         }
         let f = Float(frame)
         plan.reset(settings: settings, ageOffset: f)
         for layer in chosen { layer.sync(device.gl) }
-        planner(canvas, settings, f).planLayers(chosen.map { $0.view(at: f, effects: settings.effects) }, into: &plan)
-        try device.draw(plan, layers: chosen.map(\.pointBuffers), into: target)
+        var views = chosen.map { $0.view(at: f, effects: settings.effects) }
+        if let box {
+            for i in views.indices { views[i].window = views[i].window(touching: box, frame: f, effects: settings.effects) }
+        }
+        planner(canvas, settings, f).planLayers(views, into: &plan)
+        try device.draw(plan, layers: chosen.map(\.pointBuffers), into: target, scissored: scissored)
     }
 
     /// The layers named, moved forward to `frame` (their dead prefix dropped).

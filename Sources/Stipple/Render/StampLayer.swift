@@ -36,6 +36,9 @@ final class StampLayer {
     /// The first stamp that may be live.
     private(set) var head = 0
     private(set) var bounds = StampBounds()
+    /// True while every stamp is born no earlier than the one before it (ages never rise
+    /// along the layer, none NaN): the stamps born by any frame are then a prefix.
+    private(set) var bornInOrder = true
     let buffer: VertexBuffer
     let rotationBuffer: VertexBuffer
     /// The layer's brush mode, and its edge reference once read (docs/brush-modes.md).
@@ -53,7 +56,12 @@ final class StampLayer {
             rotations = [Float](repeating: 0, count: stamps.count)
             uploaded = 0  // the rotation buffer must be filled from the start
         }
-        for p in new { bounds.add(p) }
+        var last = stamps.last?.age ?? .infinity
+        for p in new {
+            bounds.add(p)
+            if !(p.age <= last) { bornInOrder = false }
+            last = p.age
+        }
         stamps.append(contentsOf: new)
         if rotations != nil { rotations!.append(contentsOf: newRotations ?? [Float](repeating: 0, count: new.count)) }
     }
@@ -74,9 +82,22 @@ final class StampLayer {
 
     /// The stamps that may be live at `frame`: `head..<end`, with unborn ones cut off the end.
     func window(at frame: Float, effects: AgeEffects) -> Range<Int> {
+        if let born = bornCount(at: frame, effects: effects) { return head..<max(head, born) }
         var end = stamps.count
         while end > head && effects.isUnborn(age: stamps[end - 1].age + frame) { end -= 1 }
         return head..<end
+    }
+
+    /// How many stamps are born by `frame` when they are born in order (a prefix of the
+    /// layer, found by bisection); nil otherwise.
+    func bornCount(at frame: Float, effects: AgeEffects) -> Int? {
+        guard bornInOrder else { return nil }
+        var (lo, hi) = (0, stamps.count)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if effects.isUnborn(age: stamps[mid].age + frame) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
     }
 
     /// True when no stamp is left that can be drawn at `frame` or later: every one dead.

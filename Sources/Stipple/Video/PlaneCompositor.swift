@@ -22,12 +22,13 @@ package enum PlaneCompositor {
                   conversion: conversion)
     }
 
-    /// Composites RGBA pixels (rows top to bottom) over `frame`: straight, or premultiplied
-    /// as the renderer reads them back — then only the covered pixels are un-premultiplied,
-    /// with `Image`'s rounding, so both forms give the same bytes.
+    /// Composites RGBA pixels over `frame`: rows top to bottom, or bottom to top when
+    /// `bottomUp` (as GL reads them); straight, or premultiplied as the renderer reads them
+    /// back — then only the covered pixels are un-premultiplied, with `Image`'s rounding, so
+    /// both forms give the same bytes.
     @discardableResult
-    static func composite(_ pixels: [UInt8], width: Int, height: Int, premultiplied: Bool, over frame: inout Y4MFrame,
-                          conversion: YCbCrConversion) -> Int {
+    static func composite(_ pixels: [UInt8], width: Int, height: Int, premultiplied: Bool, bottomUp: Bool = false,
+                          over frame: inout Y4MFrame, conversion: YCbCrConversion) -> Int {
         let h = frame.header
         precondition(width == h.width && height == h.height && pixels.count == width * height * 4,
                      "the sketch is the frame's size")
@@ -35,14 +36,24 @@ package enum PlaneCompositor {
         return pixels.withUnsafeBufferPointer { rgba in
             frame.bytes.withUnsafeMutableBufferPointer { out in
                 let base = out.baseAddress!
+                let rows = SketchRows(base: rgba.baseAddress!, width: width, height: height, bottomUp: bottomUp)
                 if h.chroma == .yuv444 {
-                    return composite444(rgba.baseAddress!, width: h.width, height: h.height,
-                                        y: base + yo, cb: base + cbo, cr: base + cro, premultiplied, conversion)
+                    return composite444(rows, y: base + yo, cb: base + cbo, cr: base + cro, premultiplied, conversion)
                 }
-                return composite420(rgba.baseAddress!, width: h.width, height: h.height,
-                                    y: base + yo, cb: base + cbo, cr: base + cro, chromaWidth: h.chromaWidth,
+                return composite420(rows, y: base + yo, cb: base + cbo, cr: base + cro, chromaWidth: h.chromaWidth,
                                     premultiplied, conversion)
             }
+        }
+    }
+
+    /// The sketch's rows in either order.
+    struct SketchRows {
+        let base: UnsafePointer<UInt8>
+        let width: Int, height: Int
+        let bottomUp: Bool
+        /// Pixel (0, y)'s RGBA.
+        @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt8> {
+            base + (bottomUp ? height - 1 - y : y) * width * 4
         }
     }
 
@@ -54,29 +65,32 @@ package enum PlaneCompositor {
         return (un(p[0]), un(p[1]), un(p[2]))
     }
 
-    static func composite444(_ rgba: UnsafePointer<UInt8>, width: Int, height: Int, y: UnsafeMutablePointer<UInt8>,
-                             cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
-                             _ premultiplied: Bool, _ c: YCbCrConversion) -> Int {
+    static func composite444(_ rows: SketchRows, y: UnsafeMutablePointer<UInt8>, cb: UnsafeMutablePointer<UInt8>,
+                             cr: UnsafeMutablePointer<UInt8>, _ premultiplied: Bool, _ c: YCbCrConversion) -> Int {
         var covered = 0
-        let count = width * height
-        var i = 0
-        // Two pixels a step while both are transparent.
-        let words = UnsafeRawPointer(rgba)
-        while i < count {
-            if i + 1 < count, words.loadUnaligned(fromByteOffset: i * 4, as: UInt64.self) & alphaMask2 == 0 {
-                i += 2
-                continue
+        let width = rows.width
+        for row in 0..<rows.height {
+            let rgba = rows.row(row)
+            let words = UnsafeRawPointer(rgba)
+            var x = 0
+            while x < width {
+                // Two pixels a step while both are transparent.
+                if x + 1 < width, words.loadUnaligned(fromByteOffset: x * 4, as: UInt64.self) & alphaMask2 == 0 {
+                    x += 2
+                    continue
+                }
+                let p = rgba + x * 4
+                let a = Int32(p[3])
+                if a != 0 {
+                    let (r, g, b) = straight(p, a, premultiplied)
+                    let i = row * width + x
+                    y[i] = blend(y[i], c.y(r, g, b), a)
+                    cb[i] = blend(cb[i], c.cb(r, g, b), a)
+                    cr[i] = blend(cr[i], c.cr(r, g, b), a)
+                    covered += 1
+                }
+                x += 1
             }
-            let p = rgba + i * 4
-            let a = Int32(p[3])
-            if a != 0 {
-                let (r, g, b) = straight(p, a, premultiplied)
-                y[i] = blend(y[i], c.y(r, g, b), a)
-                cb[i] = blend(cb[i], c.cb(r, g, b), a)
-                cr[i] = blend(cr[i], c.cr(r, g, b), a)
-                covered += 1
-            }
-            i += 1
         }
         return covered
     }
@@ -84,26 +98,28 @@ package enum PlaneCompositor {
     /// The alpha bytes of two RGBA pixels read as one little-endian word.
     static let alphaMask2: UInt64 = 0xFF00_0000_FF00_0000
 
-    static func composite420(_ rgba: UnsafePointer<UInt8>, width: Int, height: Int, y: UnsafeMutablePointer<UInt8>,
-                             cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>, chromaWidth: Int,
+    static func composite420(_ rows: SketchRows, y: UnsafeMutablePointer<UInt8>, cb: UnsafeMutablePointer<UInt8>,
+                             cr: UnsafeMutablePointer<UInt8>, chromaWidth: Int,
                              _ premultiplied: Bool, _ c: YCbCrConversion) -> Int {
         var covered = 0
-        let raw = UnsafeRawPointer(rgba)
+        let (width, height) = (rows.width, rows.height)
         for by in stride(from: 0, to: height, by: 2) {
-            let rows = by + 1 < height ? 2 : 1
+            let pair = by + 1 < height ? 2 : 1
+            let lines = (rows.row(by), pair == 2 ? rows.row(by + 1) : rows.row(by))
             for bx in stride(from: 0, to: width, by: 2) {
                 let cols = bx + 1 < width ? 2 : 1
-                if rows == 2 && cols == 2 {
-                    let top = raw.loadUnaligned(fromByteOffset: (by * width + bx) * 4, as: UInt64.self)
-                    let bottom = raw.loadUnaligned(fromByteOffset: ((by + 1) * width + bx) * 4, as: UInt64.self)
+                if pair == 2 && cols == 2 {
+                    let top = UnsafeRawPointer(lines.0).loadUnaligned(fromByteOffset: bx * 4, as: UInt64.self)
+                    let bottom = UnsafeRawPointer(lines.1).loadUnaligned(fromByteOffset: bx * 4, as: UInt64.self)
                     if (top | bottom) & alphaMask2 == 0 { continue }
                 }
                 // Luma per pixel; the block's straight colour and alpha summed for chroma.
                 var sr: Int32 = 0, sg: Int32 = 0, sb: Int32 = 0, sa: Int32 = 0
-                for dy in 0..<rows {
+                for dy in 0..<pair {
+                    let line = dy == 0 ? lines.0 : lines.1
                     for dx in 0..<cols {
                         let i = (by + dy) * width + bx + dx
-                        let p = rgba + i * 4
+                        let p = line + (bx + dx) * 4
                         let a = Int32(p[3])
                         guard a != 0 else { continue }
                         let (r, g, b) = straight(p, a, premultiplied)
@@ -112,7 +128,7 @@ package enum PlaneCompositor {
                         covered += 1
                     }
                 }
-                let n = Int32(rows * cols)
+                let n = Int32(pair * cols)
                 let a = sa / n
                 guard a != 0 else { continue }
                 // The average colour (transparent pixels count as black, as in the overlay's PNG).

@@ -1,10 +1,11 @@
 import Foundation
 
 /// A script baked into a video (docs/reference.md §11): frame n of the video is the background of the
-/// script's frame n. The sketch is drawn alone on a transparent canvas by the renderer
-/// (resident layers: a frame uploads only new stamps), read back, and composited on the CPU
-/// onto the frame's planes where it has coverage (`PlaneCompositor`): samples no stamp
-/// touches are written exactly as read.
+/// script's frame n. The sketch is drawn alone on a transparent canvas by the renderer and
+/// kept there between frames: a frame draws again, and reads back, only the boxes where it
+/// changed (`KeptSketch`). Those boxes are converted to premultiplied Y′CbCr in the output's
+/// matrix and range (`SketchPlanes`), and only the 16×16 tiles the sketch covers are blended
+/// onto the frame's planes: samples no stamp touches are written exactly as read.
 ///
 /// Frames stream: one frame is read, composited and written while the renderer draws the
 /// next sketch on its own thread, so memory stays a few frames however long the video.
@@ -84,6 +85,8 @@ public final class VideoBake: @unchecked Sendable {
     /// Draw each frame's sketch again only where it changed (the default); off, every frame
     /// is drawn whole (the two give the same bytes).
     package var keepsSketch = true
+    /// The last `run`'s kept sketch: how much it drew again (the benchmark reports it).
+    package private(set) var lastKept: KeptSketch?
 
     package typealias BeforeFrame = @Sendable (Int) async throws -> LiveFrame
 
@@ -111,26 +114,30 @@ public final class VideoBake: @unchecked Sendable {
         let layers = try await scene.makeLayers(on: renderer)
         let canvas = Canvas(width: header.width, height: header.height)
         let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
-        // Premultiplied, as read back: only covered pixels are un-premultiplied, by the
-        // compositor, off the render thread.
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
         let modes = scene.hasStrokeLayers ? ModeBake(renderer: renderer, conversion: conversion, settings: settings) : nil
-        // The sketch stays on the GPU between frames: each frame draws only what changed.
+        // The sketch stays on the GPU between frames: each frame draws and reads back only what
+        // changed, and the sketch's Y′CbCr form here takes only those boxes.
         let kept = keepsSketch ? KeptSketch() : nil
-        func sketch(_ n: Int) -> Task<[UInt8]?, Error> {
+        lastKept = kept
+        var planes = kept.map { _ in SketchPlanes(header: header, conversion: conversion) }
+        // A frame's sketch: what changed in the kept one, or the whole frame drawn again.
+        enum Sketch: Sendable { case changed(SketchUpdate), whole([UInt8]?) }
+        func sketch(_ n: Int) -> Task<Sketch, Error> {
             Task {
-                guard !scene.hasStrokeLayers else { return nil }
+                guard !scene.hasStrokeLayers else { return .whole(nil) }
                 let live = try await extraLayers?(n) ?? LiveFrame()
                 // The undo, redo and clear entries (the script's, then live ones) choose the
                 // layers shown at frame n.
                 let state = scene.state(atFrame: n, live: live)
-                guard !state.entries.isEmpty, span.mayDraw(frame: state.clockFrame) || !live.layers.isEmpty else { return nil }
-                guard let kept else {
-                    return try await renderer.renderPremultiplied(state, layers: layers + live.layers,
-                                                                  canvas: canvas, settings: settings)
+                let shown = state.entries.isEmpty ? [] : state.shown(layers + live.layers)
+                if let kept {
+                    return .changed(try await renderer.renderKept(kept, layers: shown, canvas: canvas,
+                                                                  frame: state.clockFrame, settings: settings))
                 }
-                return try await renderer.renderKept(kept, layers: state.shown(layers + live.layers), canvas: canvas,
-                                                     frame: state.clockFrame, settings: settings)
+                guard !shown.isEmpty, span.mayDraw(frame: state.clockFrame) || !live.layers.isEmpty else { return .whole(nil) }
+                return .whole(try await renderer.renderPremultiplied(state, layers: layers + live.layers, canvas: canvas,
+                                                                     settings: settings))
             }
         }
         var frame = Y4MFrame(header: reader.header)
@@ -155,9 +162,18 @@ public final class VideoBake: @unchecked Sendable {
                     let state = scene.state(atFrame: n, live: live)
                     try await modes.apply(frame: state.clockFrame, layers: state.shown(layers + live.layers), to: &frame)
                 }
-                if let sketched {
-                    PlaneCompositor.composite(sketched, width: canvas.width, height: canvas.height, premultiplied: true,
+                switch sketched {
+                case let .changed(update) where update.direct:
+                    let whole = update.patches[0]
+                    PlaneCompositor.composite(whole.pixels, width: canvas.width, height: canvas.height, premultiplied: true,
+                                              bottomUp: whole.bottomUp, over: &frame, conversion: conversion)
+                case let .changed(update):
+                    planes?.apply(update)
+                    planes?.composite(over: &frame)
+                case let .whole(pixels?):
+                    PlaneCompositor.composite(pixels, width: canvas.width, height: canvas.height, premultiplied: true,
                                               over: &frame, conversion: conversion)
+                case .whole(nil): break
                 }
                 lap(\.composite)
                 try writer.write(frame)

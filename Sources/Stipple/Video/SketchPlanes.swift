@@ -1,0 +1,242 @@
+/// A video's sketch kept in the form the compositor blends (docs/video.md): for every luma
+/// and chroma sample, the sketch's alpha `a` and its colour converted to Y′CbCr in the
+/// output's matrix and range and multiplied by it, `s·a + 128`; and which 16×16 tiles of the
+/// frame it covers.
+///
+/// Only the boxes a frame changed are converted (`apply`), and only covered tiles are
+/// blended (`composite`), sixteen samples at a time, with no division: a sample becomes
+/// `((d·(255 − a) + s·a + 128)·257) >> 16`, ffmpeg `overlay`'s straight-alpha blend — and,
+/// where `a` is 0, exactly `d`. The colours are those `PlaneCompositor` computes (un-premultiplied
+/// with `Image`'s rounding, 4:2:0 chroma from the 2×2 block's average straight colour and
+/// alpha), so both give the same bytes.
+struct SketchPlanes {
+    static let tile = 16
+    let width: Int, height: Int
+    let chromaWidth: Int, chromaHeight: Int
+    /// 2 when chroma is subsampled 2×2 (4:2:0), 1 for 4:4:4.
+    let chromaStep: Int
+    let conversion: YCbCrConversion
+    private var lumaAlpha: [UInt8]
+    private var luma: [UInt16]
+    private var chromaAlpha: [UInt8]
+    private var cb: [UInt16]
+    private var cr: [UInt16]
+    private let tileColumns: Int, tileRows: Int
+    private var covered: [Bool]
+    private(set) var coveredTiles = 0
+
+    init(header: Y4MHeader, conversion: YCbCrConversion) {
+        width = header.width; height = header.height
+        chromaWidth = header.chromaWidth; chromaHeight = header.chromaHeight
+        chromaStep = header.chroma == .yuv444 ? 1 : 2
+        self.conversion = conversion
+        lumaAlpha = [UInt8](repeating: 0, count: width * height)
+        luma = [UInt16](repeating: 128, count: width * height)
+        chromaAlpha = [UInt8](repeating: 0, count: chromaWidth * chromaHeight)
+        cb = [UInt16](repeating: 128, count: chromaWidth * chromaHeight)
+        cr = cb
+        tileColumns = (width + Self.tile - 1) / Self.tile
+        tileRows = (height + Self.tile - 1) / Self.tile
+        covered = [Bool](repeating: false, count: tileColumns * tileRows)
+    }
+
+    /// Takes a frame's changes: the patches' pixels replace those boxes (all else is
+    /// transparent when the update replaces everything).
+    mutating func apply(_ update: SketchUpdate) {
+        let whole = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
+        if update.replacesAll && !update.patches.contains(where: { $0.box == whole }) && coveredTiles > 0 {
+            clear()
+        }
+        for patch in update.patches { convert(patch) }
+    }
+
+    private mutating func clear() {
+        for i in lumaAlpha.indices { lumaAlpha[i] = 0; luma[i] = 128 }
+        for i in chromaAlpha.indices { chromaAlpha[i] = 0; cb[i] = 128; cr[i] = 128 }
+        for i in covered.indices { covered[i] = false }
+        coveredTiles = 0
+    }
+
+    /// Un-premultiplied channel `c` of alpha `a`, as `Image` rounds: a table, no division.
+    private static let straight: [UInt8] = (0..<65536).map { i in
+        let a = i >> 8, c = i & 255
+        return a == 0 ? 0 : UInt8(min((c * 255 + a / 2) / a, 255))
+    }
+
+    private mutating func convert(_ patch: SketchUpdate.Patch) {
+        let box = patch.box
+        let (w, h) = (box.width, box.height)
+        guard w > 0, h > 0 else { return }
+        precondition(patch.pixels.count == w * h * 4, "a patch holds its box's pixels")
+        precondition(chromaStep == 1 || (box.x0 % 2 == 0 && box.y0 % 2 == 0 && (box.x1 % 2 == 0 || box.x1 == width)
+                                         && (box.y1 % 2 == 0 || box.y1 == height)),
+                     "4:2:0 patches hold whole chroma blocks")
+        let c = conversion
+        let width = self.width, height = self.height, cw = chromaWidth
+        Self.straight.withUnsafeBufferPointer { un in
+            patch.pixels.withUnsafeBytes { src in
+                lumaAlpha.withUnsafeMutableBufferPointer { la in
+                luma.withUnsafeMutableBufferPointer { ly in
+                chromaAlpha.withUnsafeMutableBufferPointer { ca in
+                cb.withUnsafeMutableBufferPointer { cbp in
+                cr.withUnsafeMutableBufferPointer { crp in
+                    // The patch's row of canvas row y, from the box's left edge.
+                    @inline(__always) func row(_ y: Int) -> UnsafeRawPointer {
+                        src.baseAddress! + (patch.bottomUp ? box.y1 - 1 - y : y - box.y0) * w * 4
+                    }
+                    // A pixel's straight colour and alpha.
+                    @inline(__always) func colour(_ p: UnsafeRawPointer) -> (Int32, Int32, Int32, Int32) {
+                        let a = Int(p.load(fromByteOffset: 3, as: UInt8.self))
+                        let r = p.load(as: UInt8.self), g = p.load(fromByteOffset: 1, as: UInt8.self)
+                        let b = p.load(fromByteOffset: 2, as: UInt8.self)
+                        guard a != 255 else { return (Int32(r), Int32(g), Int32(b), 255) }
+                        let t = a << 8
+                        return (Int32(un[t | Int(r)]), Int32(un[t | Int(g)]), Int32(un[t | Int(b)]), Int32(a))
+                    }
+                    if chromaStep == 1 {
+                        for y in box.y0..<box.y1 {
+                            let src = row(y)
+                            var i = y * width + box.x0
+                            for k in 0..<w {
+                                let p = src + k * 4
+                                let (r, g, b, a) = colour(p)
+                                la[i] = UInt8(a); ca[i] = UInt8(a)
+                                if a == 0 {
+                                    ly[i] = 128; cbp[i] = 128; crp[i] = 128
+                                } else {
+                                    ly[i] = UInt16(c.y(r, g, b) * a + 128)
+                                    cbp[i] = UInt16(c.cb(r, g, b) * a + 128)
+                                    crp[i] = UInt16(c.cr(r, g, b) * a + 128)
+                                }
+                                i += 1
+                            }
+                        }
+                        return
+                    }
+                    // 4:2:0: a 2×2 block at a time — its luma, and its chroma from the block's
+                    // average straight colour and alpha (transparent pixels count as black).
+                    for by in stride(from: box.y0, to: box.y1, by: 2) {
+                        let rows = by + 1 < height ? 2 : 1
+                        let src = (row(by), rows == 2 ? row(by + 1) : row(by))
+                        for bx in stride(from: box.x0, to: box.x1, by: 2) {
+                            let cols = bx + 1 < width ? 2 : 1
+                            let k = (bx - box.x0) * 4
+                            let ci = (by / 2) * cw + bx / 2
+                            if rows == 2 && cols == 2
+                                && (src.0.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                                    | src.1.loadUnaligned(fromByteOffset: k, as: UInt64.self)) & PlaneCompositor.alphaMask2 == 0 {
+                                let i = by * width + bx
+                                la[i] = 0; la[i + 1] = 0; la[i + width] = 0; la[i + width + 1] = 0
+                                ly[i] = 128; ly[i + 1] = 128; ly[i + width] = 128; ly[i + width + 1] = 128
+                                ca[ci] = 0; cbp[ci] = 128; crp[ci] = 128
+                                continue
+                            }
+                            var sr: Int32 = 0, sg: Int32 = 0, sb: Int32 = 0, sa: Int32 = 0
+                            for dy in 0..<rows {
+                                let line = dy == 0 ? src.0 : src.1
+                                for dx in 0..<cols {
+                                    let (r, g, b, a) = colour(line + k + dx * 4)
+                                    let i = (by + dy) * width + bx + dx
+                                    la[i] = UInt8(a)
+                                    guard a != 0 else { ly[i] = 128; continue }
+                                    ly[i] = UInt16(c.y(r, g, b) * a + 128)
+                                    sr &+= r; sg &+= g; sb &+= b; sa &+= a
+                                }
+                            }
+                            let n = Int32(rows * cols), a = sa / n
+                            ca[ci] = UInt8(a)
+                            guard a != 0 else { cbp[ci] = 128; crp[ci] = 128; continue }
+                            let half = n / 2
+                            let (r, g, b) = ((sr + half) / n, (sg + half) / n, (sb + half) / n)
+                            cbp[ci] = UInt16(c.cb(r, g, b) * a + 128)
+                            crp[ci] = UInt16(c.cr(r, g, b) * a + 128)
+                        }
+                    }
+                }}}}}
+            }
+        }
+        // The tiles the box touches: covered while any of their samples has alpha.
+        let t = Self.tile
+        for tr in (box.y0 / t)...((box.y1 - 1) / t) {
+            for tc in (box.x0 / t)...((box.x1 - 1) / t) {
+                let any = lumaAlpha.withUnsafeBytes { la -> Bool in
+                    let (x0, x1) = (tc * t, min(width, tc * t + t))
+                    for y in (tr * t)..<min(height, tr * t + t) {
+                        var x = x0
+                        while x + 8 <= x1 {
+                            if la.loadUnaligned(fromByteOffset: y * width + x, as: UInt64.self) != 0 { return true }
+                            x += 8
+                        }
+                        while x < x1 { if la[y * width + x] != 0 { return true }; x += 1 }
+                    }
+                    return false
+                }
+                let k = tr * tileColumns + tc
+                if any != covered[k] { coveredTiles += any ? 1 : -1; covered[k] = any }
+            }
+        }
+    }
+
+    /// Blends the sketch over `frame`'s planes, tile by covered tile. Returns the tiles blended.
+    @discardableResult
+    func composite(over frame: inout Y4MFrame) -> Int {
+        guard coveredTiles > 0 else { return 0 }
+        precondition(frame.header.width == width && frame.header.height == height, "the sketch is the frame's size")
+        let (yo, cbo, cro) = (frame.yOffset, frame.cbOffset, frame.crOffset)
+        let t = Self.tile, ct = Self.tile / chromaStep
+        var blended = 0
+        frame.bytes.withUnsafeMutableBufferPointer { out in
+            lumaAlpha.withUnsafeBufferPointer { la in
+            luma.withUnsafeBufferPointer { ly in
+            chromaAlpha.withUnsafeBufferPointer { ca in
+            cb.withUnsafeBufferPointer { cbp in
+            cr.withUnsafeBufferPointer { crp in
+                let base = out.baseAddress!
+                for tr in 0..<tileRows {
+                    for tc in 0..<tileColumns where covered[tr * tileColumns + tc] {
+                        blended += 1
+                        Self.blend(base + yo, la.baseAddress!, ly.baseAddress!, stride: width,
+                                   x0: tc * t, y0: tr * t, x1: min(width, tc * t + t), y1: min(height, tr * t + t))
+                        let (cx0, cy0) = (tc * ct, tr * ct)
+                        let (cx1, cy1) = (min(chromaWidth, cx0 + ct), min(chromaHeight, cy0 + ct))
+                        Self.blend(base + cbo, ca.baseAddress!, cbp.baseAddress!, stride: chromaWidth,
+                                   x0: cx0, y0: cy0, x1: cx1, y1: cy1)
+                        Self.blend(base + cro, ca.baseAddress!, crp.baseAddress!, stride: chromaWidth,
+                                   x0: cx0, y0: cy0, x1: cx1, y1: cy1)
+                    }
+                }
+            }}}}}
+        }
+        return blended
+    }
+
+    /// `d = ((d·(255 − a) + sa)·257) >> 16` over a box of a plane: sixteen or eight samples at a time.
+    @inline(__always)
+    private static func blend(_ d: UnsafeMutablePointer<UInt8>, _ a: UnsafePointer<UInt8>, _ sa: UnsafePointer<UInt16>,
+                              stride: Int, x0: Int, y0: Int, x1: Int, y1: Int) {
+        for y in y0..<y1 {
+            var i = y * stride + x0
+            let end = y * stride + x1
+            while i + 16 <= end {
+                let dv = SIMD16<UInt32>(truncatingIfNeeded: UnsafeRawPointer(d + i).loadUnaligned(as: SIMD16<UInt8>.self))
+                let av = SIMD16<UInt32>(truncatingIfNeeded: UnsafeRawPointer(a + i).loadUnaligned(as: SIMD16<UInt8>.self))
+                let sv = SIMD16<UInt32>(truncatingIfNeeded: UnsafeRawPointer(sa + i).loadUnaligned(as: SIMD16<UInt16>.self))
+                let r = ((dv &* (255 &- av) &+ sv) &* 257) &>> 16
+                UnsafeMutableRawPointer(d + i).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: r), as: SIMD16<UInt8>.self)
+                i += 16
+            }
+            while i + 8 <= end {
+                let dv = SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(d + i).loadUnaligned(as: SIMD8<UInt8>.self))
+                let av = SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<UInt8>.self))
+                let sv = SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(sa + i).loadUnaligned(as: SIMD8<UInt16>.self))
+                let r = ((dv &* (255 &- av) &+ sv) &* 257) &>> 16
+                UnsafeMutableRawPointer(d + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: r), as: SIMD8<UInt8>.self)
+                i += 8
+            }
+            while i < end {
+                d[i] = UInt8(truncatingIfNeeded: ((UInt32(d[i]) &* (255 &- UInt32(a[i])) &+ UInt32(sa[i])) &* 257) >> 16)
+                i += 1
+            }
+        }
+    }
+}
