@@ -107,11 +107,17 @@ extension BenchSuite {
     }
 
     private func runOverlay(ffmpeg: String, source: SyntheticVideo, pngs: String, filter: String) throws {
+        try runFFmpeg(ffmpeg, ["-framerate", "30", "-i", (pngs as NSString).appendingPathComponent("frame-%04d.png"),
+                               "-filter_complex", filter], feeding: source, doing: "overlay")
+    }
+
+    /// Runs ffmpeg with the synthetic video on its stdin (`-i -`, y4m) and `arguments` after
+    /// it, writing y4m to /dev/null; `doing` names the work in an error.
+    func runFFmpeg(_ ffmpeg: String, _ arguments: [String], feeding source: SyntheticVideo, doing: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ffmpeg)
-        p.arguments = ["-hide_banner", "-loglevel", "error", "-f", "yuv4mpegpipe", "-i", "-",
-                       "-framerate", "30", "-i", (pngs as NSString).appendingPathComponent("frame-%04d.png"),
-                       "-filter_complex", filter, "-f", "yuv4mpegpipe", "-y", "/dev/null"]
+        p.arguments = ["-hide_banner", "-loglevel", "error", "-f", "yuv4mpegpipe", "-i", "-"] + arguments
+            + ["-f", "yuv4mpegpipe", "-y", "/dev/null"]
         let stdin = Pipe()
         p.standardInput = stdin
         p.standardOutput = FileHandle.nullDevice
@@ -119,6 +125,6 @@ extension BenchSuite {
         source.feed(stdin.fileHandleForWriting.fileDescriptor)
         try? stdin.fileHandleForWriting.close()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw RenderError("ffmpeg overlay failed (exit \(p.terminationStatus))") }
+        guard p.terminationStatus == 0 else { throw RenderError("ffmpeg \(doing) failed (exit \(p.terminationStatus))") }
     }
 }

@@ -21,7 +21,7 @@ extension BenchSuite {
             let (emptyTiming, _) = try await bakeTiming(empty, header, frames, keep: true, renderer)
             var passthrough: Timing?
             if let ffmpeg = FFmpegProcess.locate() {
-                passthrough = try timed { try ffmpegPassthrough(ffmpeg, SyntheticVideo(header: header, frames: frames)) }
+                passthrough = try timed { try runFFmpeg(ffmpeg, [], feeding: SyntheticVideo(header: header, frames: frames), doing: "passthrough") }
             } else {
                 report.skipped.append("video goals: ffmpeg's passthrough (ffmpeg is not on PATH)")
             }
@@ -95,20 +95,6 @@ extension BenchSuite {
         return Timing(samples: samples)
     }
 
-    private func ffmpegPassthrough(_ ffmpeg: String, _ source: SyntheticVideo) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ffmpeg)
-        p.arguments = ["-hide_banner", "-loglevel", "error", "-f", "yuv4mpegpipe", "-i", "-",
-                       "-f", "yuv4mpegpipe", "-y", "/dev/null"]
-        let stdin = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        source.feed(stdin.fileHandleForWriting.fileDescriptor)
-        try? stdin.fileHandleForWriting.close()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw RenderError("ffmpeg passthrough failed (exit \(p.terminationStatus))") }
-    }
 
     /// `strokes` strokes of 10 samples over half a second each, started evenly over the
     /// video, at random places: the script's path.
