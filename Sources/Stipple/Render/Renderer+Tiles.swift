@@ -161,9 +161,7 @@ extension Renderer {
             let (r, g, b, a) = c.premultipliedRGBA8
             return .color(r, g, b, a)
         case let .image(image):
-            guard image.width == canvas.width, image.height == canvas.height else {
-                throw RenderError("the background image is \(image.width)×\(image.height), the canvas \(canvas.width)×\(canvas.height)")
-            }
+            try checkBackground(image, fits: canvas)
             let x0 = max(0, rect.x - apron), y0 = max(0, rect.y - apron)
             let x1 = min(canvas.width, rect.x + rect.width + apron), y1 = min(canvas.height, rect.y + rect.height + apron)
             var region = [UInt8](repeating: 0, count: (x1 - x0) * (y1 - y0) * 4)

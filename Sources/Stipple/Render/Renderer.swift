@@ -129,6 +129,13 @@ public actor Renderer {
                                      background: fill(for: canvas))
     }
 
+    /// Throws unless a background image is the canvas's size.
+    func checkBackground(_ image: Image, fits canvas: Canvas) throws {
+        guard image.width == canvas.width, image.height == canvas.height else {
+            throw RenderError("the background image is \(image.width)×\(image.height), the canvas \(canvas.width)×\(canvas.height)")
+        }
+    }
+
     /// What a target of `canvas` starts as.
     func fill(for canvas: Canvas) throws -> TargetFill {
         switch canvas.background {
@@ -137,9 +144,7 @@ public actor Renderer {
             let (r, g, b, a) = c.premultipliedRGBA8
             return .color(r, g, b, a)
         case let .image(image):
-            guard image.width == canvas.width, image.height == canvas.height else {
-                throw RenderError("the background image is \(image.width)×\(image.height), the canvas \(canvas.width)×\(canvas.height)")
-            }
+            try checkBackground(image, fits: canvas)
             return .pixels(image.premultiplied())
         case let .surface(id):
             let s = try surface(id)
