@@ -18,7 +18,7 @@ extension BenchSuite {
             let work = "\(frames) frames \(w)×\(h) 4:2:0"
             log("bake: \(w)×\(h)")
             let empty = try scriptFile(folder, "empty-\(w)", strokes: 0, radius: radius, maxAge: 0, w, h, frames)
-            let (emptyTiming, _) = try await bakeTiming(empty, header, frames, keep: true, renderer)
+            let (emptyTiming, _, _) = try await bakeTiming(empty, header, frames, keep: true, renderer)
             var passthrough: Timing?
             if let ffmpeg = FFmpegProcess.locate() {
                 passthrough = try timed { try runFFmpeg(ffmpeg, [], feeding: SyntheticVideo(header: header, frames: frames), doing: "passthrough") }
@@ -39,8 +39,9 @@ extension BenchSuite {
             for (name, maxAge, limit) in [("accumulating", 0, 2.5), ("dissolving", 110, 10.0)] {
                 let script = try scriptFile(folder, "\(name)-\(w)", strokes: 60, radius: radius, maxAge: maxAge, w, h, frames)
                 for keep in [false, true] {
-                    let (t, kept) = try await bakeTiming(script, header, frames, keep: keep, renderer)
-                    var figures = ["frames/s": Double(frames) / t.median]
+                    let (t, kept, steps) = try await bakeTiming(script, header, frames, keep: keep, renderer)
+                    var figures = ["frames/s": Double(frames) / t.median,
+                                   "composite ms": steps.millisecondsPerFrame["composite ms"] ?? 0]
                     if let kept {
                         // How much of the canvas a frame drew again and read back, on average.
                         figures["redrawn %"] = 100 * Double(kept.redrawnPixels) / Double(frames * w * h)
@@ -63,12 +64,13 @@ extension BenchSuite {
     }
 
     /// Median seconds of baking `script` over the synthetic video, `config.videoGoalReps` times.
-    /// Also the last repetition's kept sketch (nil when drawn whole).
+    /// Also the last repetition's kept sketch (nil when drawn whole) and its steps' times.
     private func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool,
-                            _ renderer: Renderer) async throws -> (Timing, KeptSketch?) {
+                            _ renderer: Renderer) async throws -> (Timing, KeptSketch?, BakeTimings) {
         let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
         var samples: [Double] = []
         var kept: KeptSketch?
+        var steps = BakeTimings()
         for _ in 0..<config.videoGoalReps {
             let bake = try VideoBake(scene: scene, header: header, renderer: renderer)
             bake.keepsSketch = keep
@@ -81,8 +83,9 @@ extension BenchSuite {
             precondition(n == frames, "the bake read every frame")
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             kept = bake.lastKept
+            steps = bake.timings
         }
-        return (Timing(samples: samples), kept)
+        return (Timing(samples: samples), kept, steps)
     }
 
     private func timed(_ body: () throws -> Void) throws -> Timing {

@@ -87,7 +87,7 @@ final class SketchPlanesTests: XCTestCase {
         planes.apply(SketchUpdate(replacesAll: true, patches: [patch(px, width: 40, PixelBox(x0: 0, y0: 0, x1: 40, y1: 30), bottomUp: false)]))
         XCTAssertGreaterThan(planes.coveredTiles, 0)
         px = [UInt8](repeating: 0, count: px.count)
-        planes.apply(.transparent)
+        planes.apply(SketchUpdate(replacesAll: true, patches: []))  // all transparent now
         XCTAssertEqual(planes.coveredTiles, 0)
         var f = frame(header, &rng)
         let before = f.bytes

@@ -45,7 +45,6 @@ struct SketchUpdate: Sendable {
     var direct = false
 
     static let unchanged = SketchUpdate(replacesAll: false, patches: [])
-    static let transparent = SketchUpdate(replacesAll: true, patches: [])
 }
 
 extension Renderer {
