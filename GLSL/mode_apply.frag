@@ -69,7 +69,10 @@ vec3 adjusted(vec3 c) {
 }
 
 void main() {
-    vec2 g = floor(gl_FragCoord.xy) - uOffset;
+    // gl_FragCoord is mediump: a driver may take floor() of it in 16 bits, which past window
+    // pixel 1024 rounds the pixel centre to a neighbour. A copy at the default (high) precision keeps it exact.
+    vec2 frag = gl_FragCoord.xy;
+    vec2 g = floor(frag) - uOffset;
     vec4 d = fetch(uBefore, g);
     float w = 1.0;
     if (uTolerance >= 0.0) {

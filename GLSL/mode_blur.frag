@@ -16,7 +16,10 @@ uniform vec2 uOffset;        // window pixel minus canvas pixel (GL axes)
 vec4 fetch(vec2 g) { return texture2D(uBefore, (g + uOffset + 0.5) / uTexSize); }
 
 void main() {
-    vec2 g = floor(gl_FragCoord.xy) - uOffset;
+    // gl_FragCoord is mediump: a driver may take floor() of it in 16 bits, which past window
+    // pixel 1024 rounds the pixel centre to a neighbour. A copy at the default (high) precision keeps it exact.
+    vec2 frag = gl_FragCoord.xy;
+    vec2 g = floor(frag) - uOffset;
     vec4 sum = vec4(0.0);
     float total = 0.0;
     for (int i = -6; i <= 6; i++) {

@@ -37,7 +37,10 @@ float weightAt(vec2 q) {
 }
 
 void main() {
-    vec2 g = floor(gl_FragCoord.xy) - uPassOffset;
+    // gl_FragCoord is mediump: a driver may take floor() of it in 16 bits, which past window
+    // pixel 1024 rounds the pixel centre to a neighbour. A copy at the default (high) precision keeps it exact.
+    vec2 frag = gl_FragCoord.xy;
+    vec2 g = floor(frag) - uPassOffset;
     float sum = 0.0;
     float total = 0.0;
     for (int i = -SHADOW_TAPS; i <= SHADOW_TAPS; i++) {
