@@ -47,6 +47,8 @@ final class ModePasses {
 
     /// Draws one stroke layer onto `canvas`: `stamps` is the plan of the stroke's stamps alone.
     func draw(_ pass: StrokeLayerPass, stamps: FramePlan, drawer: FrameDrawer, onto canvas: Framebuffer) throws {
+        // Whatever throws on the way, the next clear of a target must not be scissored.
+        defer { gl.disable(GLenum(GL_SCISSOR_TEST)) }
         let band = canvas.guardBand
         let l = try target(&layer, like: canvas, band: band)
         let c = try target(&before, like: canvas, band: band)
@@ -69,7 +71,8 @@ final class ModePasses {
         if pass.mode.effect == .soften || pass.mode.effect == .sharpen {
             let b = try target(&blurred, like: canvas, band: band)
             b.bind(gl)
-            scissor(b, pass.stamps.grown(x: 0, y: StrokeMode.blurRadius).clipped(width: pass.canvasWidth, height: pass.canvasHeight))
+            scissor(b, pass.needed(pass.stamps.grown(x: 0, y: StrokeMode.blurRadius), y: StrokeMode.blurRadius)
+                .clipped(width: pass.canvasWidth, height: pass.canvasHeight))
             let p = try program("mode_blur.frag")
             gl.useProgram(p.id)
             setCanvas(p, canvas, pass)
@@ -86,7 +89,8 @@ final class ModePasses {
             let written = pass.stamps.grown(x: s.radius, y: 0)
             clear(t, pass.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union(written))
             gl.disable(GLenum(GL_BLEND))
-            scissor(t, written)
+            // What the last pass reads of it: the exact pixels moved back by the offset, ±R down.
+            scissor(t, pass.exact.map { written.intersection($0.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius)) } ?? written)
             let p = try program("mode_shadow.frag", taps: s.radius)
             gl.useProgram(p.id)
             setCanvas(p, canvas, pass)
@@ -101,7 +105,7 @@ final class ModePasses {
         }
 
         canvas.bind(gl)
-        scissor(canvas, pass.region)
+        scissor(canvas, pass.needed(pass.region))
         let p = try program("mode_apply.frag", taps: pass.mode.shadow?.radius ?? 0)
         gl.useProgram(p.id)
         setCanvas(p, canvas, pass)

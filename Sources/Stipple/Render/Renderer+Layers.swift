@@ -74,11 +74,13 @@ extension Renderer {
 
     /// Plans and draws resident layers onto a bound target.
     /// `scissored`: drawing stays limited to the scissor set before; `within`, the box it
-    /// limits drawing to, also leaves out the stamps that cannot touch it.
+    /// limits drawing to, also leaves out the stamps that cannot touch it. `plain`: the
+    /// caller ran the frame's passes and these layers are one run of plain ones.
     func drawResident(_ chosen: [StampLayer], canvas: Canvas, frame: Int, settings: RenderSettings,
-                      into target: Framebuffer, scissored: Bool = false, within box: PixelBox? = nil) throws {
-        if chosen.contains(where: { $0.mode != nil }) {
-            return try drawLayersWithModes(chosen, canvas: canvas, frame: frame, settings: settings, into: target)
+                      into target: Framebuffer, scissored: Bool = false, within box: PixelBox? = nil,
+                      plain: Bool = false) throws {
+        if !plain, FramePasses(modes: chosen.lazy.map(\.mode)).hasLayers {
+            return try drawLayerPasses(chosen, canvas: canvas, frame: frame, settings: settings, into: target)
         }
         let f = Float(frame)
         plan.reset(settings: settings, ageOffset: f)

@@ -8,10 +8,12 @@ package struct TiledFrame: Sendable {
     let settings: RenderSettings
     let ageOffset: Float
     let grid: TileGrid
-    /// Pixels drawn around each tile and thrown away: wide enough that every stamp that
-    /// touches the tile is drawn the way a one-pass render draws it, and that anything
-    /// reading past the tile's edge finds what the one-pass render would.
+    /// The widest apron of any tile: pixels drawn around a tile and thrown away, wide enough
+    /// that every stamp that touches the tile is drawn the way a one-pass render draws it,
+    /// and that anything reading past the tile's edge finds what the one-pass render would.
     let apron: Int
+    /// What the frame's stroke layers change and how far they read, for each tile's apron.
+    let reaches: PassReaches
     let bins: TileBins
 
     /// Bands (rows of tiles), top to bottom.
@@ -32,58 +34,77 @@ extension Renderer {
     /// streamed render holds two (one drawn while the other is encoded).
     package static let bandBytes = 64 << 20
 
-    /// How far past the pixels it draws any entry of `batches` reads the canvas: blurs and
-    /// shadows read around a stamp. A tile's apron is at least this wide.
-    /// Stroke layers that blur read their neighbours as earlier layers left them, so their
-    /// reaches add up along the draw order.
-    nonisolated func readReach(of batches: [StampBatch]) -> Int {
-        batches.reduce(0) { $0 + $1.mode.reach }
-    }
-
-    /// The apron tiles of `batches` are drawn with: half the widest point any stamp can be
-    /// drawn as, plus rounding (so a point that touches a tile is centred inside its target
-    /// and drawn as in one pass; stamps wider than a point are quads, which need none), or
-    /// the entries' reach when that is wider.
-    nonisolated func apron(for batches: [StampBatch], effects: AgeEffects = AgeEffects()) -> Int {
+    /// Half the widest point any stamp of `batches` can be drawn as, plus rounding: a point
+    /// that touches a pixel is then centred inside a target with this much around the pixel,
+    /// and drawn as in one pass (stamps wider than a point are quads, which need none).
+    nonisolated func pointApron(for batches: [StampBatch], effects: AgeEffects = AgeEffects()) -> Int {
         var widest: Float = 0
         for batch in batches {
             for p in batch.stamps where p.radius.isFinite { widest = max(widest, p.radius) }
         }
         let half = min(widest * abs(effects.pointScale) * (effects.maxAge > 0 ? 2 : 1), info.pointSizeRange.upperBound / 2)
-        let points = half.isFinite ? Int(half.rounded(.up)) + 2 : Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 2
-        return max(points, readReach(of: batches))
+        return half.isFinite ? Int(half.rounded(.up)) + 2 : Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 2
     }
 
-    /// The largest tile side the driver holds with `apron` around it.
-    package nonisolated func largestTile(apron: Int) -> (width: Int, height: Int) {
-        let side = info.maxCanvasSide
-        return (max(1, side.width - 2 * apron), max(1, side.height - 2 * apron))
+    /// The apron a tile `rect` of `batches` is drawn with: the points' apron, plus how far the
+    /// stroke layers that reach the tile read past it (`PassReaches.cone`). Without `rect`,
+    /// the widest any tile of the canvas can need.
+    nonisolated func apron(for batches: [StampBatch], effects: AgeEffects = AgeEffects(), reaches: PassReaches? = nil,
+                           around rect: TileRect? = nil) -> Int {
+        let points = pointApron(for: batches, effects: effects)
+        guard let reaches else { return points }
+        let cone = rect.map { reaches.cone(PixelBox(x0: $0.x, y0: $0.y, x1: $0.x + $0.width, y1: $0.y + $0.height)) }
+            ?? reaches.widestCone
+        return cone == 0 ? points : points + cone
     }
 
-    /// True when `canvas` is drawn in tiles: asked for (`tile`), too large for the driver,
-    /// or larger than `onePassPixels`.
-    package nonisolated func needsTiles(_ canvas: Canvas, tile: Int?) -> Bool {
+    /// The largest tile side the driver holds with `apron` around it, and `spill` more for
+    /// the mode passes' own targets.
+    package nonisolated func largestTile(apron: Int, spill: Int = 0) -> (width: Int, height: Int) {
         let side = info.maxCanvasSide
-        return tile != nil || canvas.width > side.width || canvas.height > side.height
-            || canvas.width * canvas.height > Renderer.onePassPixels
+        return (max(1, side.width - 2 * (apron + spill)), max(1, side.height - 2 * (apron + spill)))
+    }
+
+    /// True when `canvas` is drawn in tiles: asked for (`tile`), too large for the driver
+    /// (with `spill` around it for the mode passes' targets), or larger than `onePassPixels`.
+    package nonisolated func needsTiles(_ canvas: Canvas, tile: Int?, spill: Int = 0) -> Bool {
+        tile != nil || tooLargeForOnePass(canvas, spill: spill) || canvas.width * canvas.height > Renderer.onePassPixels
+    }
+
+    /// True when the driver cannot hold `canvas` as one target, with `spill` around it.
+    nonisolated func tooLargeForOnePass(_ canvas: Canvas, spill: Int) -> Bool {
+        let side = info.maxCanvasSide
+        return canvas.width + 2 * spill > side.width || canvas.height + 2 * spill > side.height
     }
 
     /// Plans `batches` over `canvas` in tiles of `tile` × `tile` (clamped to what the driver
-    /// holds), or by default as wide as the driver allows and as tall as keeps a band within
-    /// `bandBytes`. Throws for a tile side below 1.
+    /// holds), or by default as wide as the driver allows; a band (a row of tiles, full
+    /// width) stays within `bandBytes` whatever `tile` says. A tile is drawn at least four times
+    /// as wide as the stroke layers read past it, so a small `tile` on a blurred script costs
+    /// no more than a few one-pass renders (tile size never shows in the image). Throws for
+    /// a tile side below 1.
     package nonisolated func planTiles(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
                                        ageOffset: Float = 0, tile: Int? = nil) throws -> TiledFrame {
         guard canvas.width >= 1, canvas.height >= 1 else { throw RenderError("an empty canvas has no tiles") }
         if case .surface = canvas.background { throw RenderError("a tiled canvas cannot start as a surface") }
         if let tile, tile < 1 { throw RenderError("a tile is at least 1 pixel wide (got \(tile))") }
-        let apron = apron(for: batches, effects: settings.effects)
-        let most = largestTile(apron: apron)
+        let reaches = PassReaches(batches, settings: settings, ageOffset: ageOffset, canvas: canvas)
+        let apron = apron(for: batches, effects: settings.effects, reaches: reaches)
+        let spill = FramePasses(batches).spill
+        let most = largestTile(apron: apron, spill: spill)
+        guard most.width > 1 || most.height > 1 || apron + spill < info.maxCanvasSide.width / 2 else {
+            throw RenderError("the stroke layers read \(apron) pixels around a tile; the driver holds "
+                + "\(info.maxCanvasSide.width)×\(info.maxCanvasSide.height)")
+        }
+        let bandRows = max(1, Renderer.bandBytes / (canvas.width * 4))
+        let least = 4 * reaches.widestCone
         let width: Int, height: Int
         if let tile {
-            (width, height) = (min(tile, most.width), min(tile, most.height))
+            width = min(max(tile, least), most.width)
+            height = min(max(tile, least), most.height, bandRows)
         } else {
             width = most.width
-            height = min(most.height, max(64, Renderer.bandBytes / (canvas.width * 4)))
+            height = min(most.height, max(64, bandRows))
         }
         let grid = TileGrid(canvasWidth: canvas.width, canvasHeight: canvas.height, tileWidth: width, tileHeight: height)
         guard grid.count <= TileBins.maxTiles else {
@@ -92,7 +113,7 @@ extension Renderer {
         }
         let bins = TileBins(grid: grid, batches: batches, reach: StampReach(effects: settings.effects), apron: apron)
         return TiledFrame(canvas: canvas, batches: batches, settings: settings, ageOffset: ageOffset, grid: grid,
-                          apron: apron, bins: bins)
+                          apron: apron, reaches: reaches, bins: bins)
     }
 
     /// Draws band `n` of `frame` tile by tile and returns its rows: premultiplied RGBA, full
@@ -102,14 +123,19 @@ extension Renderer {
         let rows = grid.band(n)
         let rowBytes = grid.canvasWidth * 4
         var band = [UInt8](unsafeUninitializedCapacity: rowBytes * rows.count) { _, count in count = rowBytes * rows.count }
-        let planner = planner(frame.canvas, frame.settings, frame.ageOffset)
         for column in 0..<grid.columns {
             let rect = grid.rect(column: column, row: n)
-            let target = try device.beginTile(width: grid.tileWidth, height: grid.tileHeight, apron: frame.apron,
+            let batches = frame.bins.batches(frame.batches, column: column, row: n)
+            // Rounded up to 32 px (at most the widest), so neighbouring tiles share a target.
+            let apron = frame.reaches.isEmpty ? frame.apron
+                : min(frame.apron, (apron(for: batches, effects: frame.settings.effects, reaches: frame.reaches,
+                                          around: rect) + 31) / 32 * 32)
+            let target = try device.beginTile(width: grid.tileWidth, height: grid.tileHeight, apron: apron,
                                               originX: rect.x, originY: rect.y,
-                                              fill: try tileFill(frame.canvas, rect, apron: frame.apron))
-            try drawTile(frame.bins.batches(frame.batches, column: column, row: n), planner: planner, frame: frame,
-                         into: target)
+                                              fill: try tileFill(frame.canvas, rect, apron: apron))
+            let box = PixelBox(x0: rect.x, y0: rect.y, x1: rect.x + rect.width, y1: rect.y + rect.height)
+            try drawPasses(batches, canvas: frame.canvas, settings: frame.settings, ageOffset: frame.ageOffset,
+                           into: target, exact: box.grown(x: frame.reaches.cone(box), y: frame.reaches.cone(box)))
             try band.withUnsafeMutableBytes {
                 try device.readTile(target, width: rect.width, height: rect.height, into: $0, rowBytes: rowBytes,
                                     row: 0, column: rect.x)
@@ -122,25 +148,10 @@ extension Renderer {
     /// `scene` at `frame` drawn in tiles into one image when the driver cannot hold its
     /// canvas in one pass; nil when it can.
     func renderInTilesWhenTooLarge(_ scene: Scene, frame: Int, primitive: Primitive) throws -> Image? {
-        let side = info.maxCanvasSide
-        guard scene.canvas.width > side.width || scene.canvas.height > side.height else { return nil }
+        guard tooLargeForOnePass(scene.canvas, spill: FramePasses(scene.batches).spill) else { return nil }
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
-        return try renderTiled(planTiles(canvas: scene.canvas, batches: tiledEdgeResolvedBatches(scene, atFrame: frame,
+        return try renderTiled(planTiles(canvas: scene.canvas, batches: edgeResolvedBatches(scene, atFrame: frame,
                                          primitive: primitive), settings: settings))
-    }
-
-    /// Draws a tile's batches, in order, onto its bound target: every stroke drawn stamp by
-    /// stamp, as `drawImmediate` draws them onto a whole canvas.
-    private func drawTile(_ batches: [StampBatch], planner: FramePlanner, frame: TiledFrame, into target: Framebuffer) throws {
-        if batches.contains(where: { $0.mode != nil }) {
-            // Stroke layers: the brush-mode passes, which work on a tile's target as on a canvas.
-            try drawWithModes(batches, canvas: frame.canvas, settings: frame.settings, ageOffset: frame.ageOffset,
-                              into: target)
-            return
-        }
-        plan.reset(settings: frame.settings, ageOffset: frame.ageOffset)
-        planner.planImmediate(batches, into: &plan)
-        try device.draw(plan, layers: [], into: target)
     }
 
     /// Draws `frame` whole, band by band, into one image (for canvases that fit in memory).
@@ -179,5 +190,16 @@ extension Renderer {
         case .surface:
             throw RenderError("a tiled canvas cannot start as a surface")
         }
+    }
+}
+
+extension Renderer {
+    /// `scene` at `frame` planned in tiles (`tile`, or the driver's size), every edge
+    /// reference resolved (`memo` keeps them from frame to frame).
+    package func planTiles(_ scene: Scene, frame: Int, primitive: Primitive = .points, tile: Int? = nil) throws -> TiledFrame {
+        var memo = EdgeMemo()
+        let batches = try edgeResolvedBatches(scene, atFrame: frame, primitive: primitive, memo: &memo)
+        return try planTiles(canvas: scene.canvas, batches: batches,
+                             settings: RenderSettings(effects: scene.effects, primitive: primitive), tile: tile)
     }
 }

@@ -85,15 +85,7 @@ public actor Renderer {
     /// Draws without reading back (the benchmark times drawing and reading apart).
     package func drawImmediate(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
                                ageOffset: Float = 0) throws {
-        if batches.contains(where: { $0.mode != nil }) {
-            _ = try drawWithModes(batches, canvas: canvas, settings: settings, ageOffset: ageOffset,
-                                  into: try beginFrame(canvas))
-            return
-        }
-        let target = try beginFrame(canvas)
-        plan.reset(settings: settings, ageOffset: ageOffset)
-        planner(canvas, settings, ageOffset).planImmediate(batches, into: &plan)
-        try device.draw(plan, layers: [], into: target)
+        try drawPasses(batches, canvas: canvas, settings: settings, ageOffset: ageOffset, into: try beginFrame(canvas))
     }
 
     // MARK: the steps every frame shares

@@ -44,6 +44,15 @@ final class StampLayer {
     /// The layer's brush mode, and its edge reference once read (docs/brush-modes.md).
     var mode: StrokeMode?
     var edgeReference: EdgeReference?
+    /// The clock frame from which `edgeReference` holds, when it was given from the scene
+    /// (the frame the stroke's first sample is born); nil when the layer read it itself.
+    var edgeReferenceFrom: Float?
+
+    /// The edge reference to draw with at clock frame `f`: nil when it must be read now.
+    func edgeReference(at f: Float) -> EdgeReference? {
+        if let from = edgeReferenceFrom, f < from { return nil }
+        return edgeReference
+    }
 
     init(gl: GL, brush: BrushRef) {
         self.brush = brush

@@ -11,6 +11,9 @@ struct PixelBox: Equatable {
     func clipped(width: Int, height: Int) -> PixelBox {
         PixelBox(x0: max(0, x0), y0: max(0, y0), x1: min(width, x1), y1: min(height, y1))
     }
+    func intersection(_ o: PixelBox) -> PixelBox {
+        PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
+    }
     func union(_ o: PixelBox) -> PixelBox {
         if isEmpty { return o }
         if o.isEmpty { return self }
@@ -54,6 +57,14 @@ struct StrokeLayerPass {
     var reference: [Float]?
     /// The whole canvas's size (a tile's passes still clamp and clip at the canvas's edges).
     var canvasWidth: Int, canvasHeight: Int
+    /// The pixels whose result must be exact (a tile and the cone of later layers around
+    /// it); nil: the whole canvas. The passes write nothing outside it that is not read.
+    var exact: PixelBox?
+
+    /// `box` cut to `exact` grown by `x`, `y`: what a pass must compute.
+    func needed(_ box: PixelBox, x: Int = 0, y: Int = 0) -> PixelBox {
+        exact.map { box.intersection($0.grown(x: x, y: y)) } ?? box
+    }
 
     /// The pass for `stamps` (live at `ageOffset`), or nil when it can change no pixel.
     init?(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float, effects: AgeEffects,

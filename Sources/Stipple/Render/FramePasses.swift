@@ -1,0 +1,95 @@
+/// A frame's draw entries as the passes that draw them, in compositing order: runs of plain
+/// entries, drawn stamp by stamp in one plan, and stroke layers, each a brush mode that
+/// reads the canvas drawn so far (docs/brush-modes.md).
+///
+/// This is the one place that decides how an entry is drawn. Every path — one pass, a tile
+/// with its apron, the pixel under an edge anchor, resident layers, a kept bake — asks the
+/// passes, and one executor (`Renderer.drawPasses`, `Renderer.drawResident`) runs them.
+struct FramePasses: Equatable {
+    enum Pass: Equatable {
+        /// Entries drawn stamp by stamp, in order, as one plan.
+        case stamps(Range<Int>)
+        /// One entry drawn as a stroke layer with its mode.
+        case layer(Int, StrokeMode)
+    }
+
+    private(set) var passes: [Pass] = []
+
+    /// The passes of entries whose modes are `modes`, in order.
+    init<S: Sequence>(modes: S) where S.Element == StrokeMode? {
+        var start: Int?
+        var i = 0
+        for mode in modes {
+            if let mode {
+                if let s = start { passes.append(.stamps(s..<i)); start = nil }
+                passes.append(.layer(i, mode))
+            } else if start == nil {
+                start = i
+            }
+            i += 1
+        }
+        if let s = start { passes.append(.stamps(s..<i)) }
+    }
+
+    init(_ batches: [StampBatch]) { self.init(modes: batches.lazy.map(\.mode)) }
+
+    /// True when some entry is a stroke layer: the frame reads its own canvas.
+    var hasLayers: Bool { passes.contains { if case .layer = $0 { return true } else { return false } } }
+
+    /// The modes of the stroke layers, in order.
+    var modes: [StrokeMode] { passes.compactMap { if case let .layer(_, m) = $0 { return m } else { return nil } } }
+
+    /// Pixels the mode passes' own targets reach past the canvas target's band: a shadow's
+    /// blur spills its taps beyond the layer, and that target must fit the driver too.
+    var spill: Int { modes.map(\.spill).max() ?? 0 }
+}
+
+extension StrokeMode {
+    /// Pixels past the canvas target's band that this mode's passes keep (the shadow's blur).
+    var spill: Int { shadow.map { max(1, $0.radius) } ?? 0 }
+}
+
+/// What each stroke layer of a frame changes and how far past that it reads the canvas
+/// before it (a blur's taps, a shadow's offset and taps), in draw order. A tile's apron
+/// follows from the layers that reach it only (`cone`), not from every entry of the script.
+struct PassReaches: Sendable, Equatable {
+    struct Reach: Sendable, Equatable {
+        /// The canvas pixels the layer may change at this frame.
+        var box: PixelBox
+        /// How far past a changed pixel the layer reads the canvas.
+        var read: Int
+    }
+
+    /// The layers that read past the pixels they change, in draw order.
+    private(set) var reaches: [Reach] = []
+    /// The widest cone of any tile: the cone of the whole canvas.
+    private(set) var widestCone = 0
+
+    var isEmpty: Bool { reaches.isEmpty }
+
+    init(_ batches: [StampBatch], settings: RenderSettings, ageOffset: Float, canvas: Canvas) {
+        for case let .layer(i, mode) in FramePasses(batches).passes where mode.reach > 0 {
+            // The reference only decides whether the pass exists: any colour stands in.
+            let pass = batches[i].stamps.withUnsafeBufferPointer {
+                StrokeLayerPass(mode: mode, stamps: $0, ageOffset: ageOffset, effects: settings.effects,
+                                width: canvas.width, height: canvas.height, reference: .color(0, 0, 0, 0))
+            }
+            guard let pass else { continue }
+            reaches.append(Reach(box: pass.region, read: mode.reach))
+        }
+        widestCone = cone(PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height))
+    }
+
+    /// How far past `box` a render must be drawn exactly for `box` to come out exactly: going
+    /// back from the last layer, a layer that changes pixels of what must be exact reads
+    /// `read` around them, which must then be exact too.
+    func cone(_ box: PixelBox) -> Int {
+        var need = box
+        for r in reaches.reversed() {
+            let hit = need.intersection(r.box)
+            guard !hit.isEmpty else { continue }
+            need = need.union(hit.grown(x: r.read, y: r.read))
+        }
+        return max(box.x0 - need.x0, box.y0 - need.y0, need.x1 - box.x1, need.y1 - box.y1, 0)
+    }
+}

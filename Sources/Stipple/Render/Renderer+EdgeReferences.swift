@@ -1,0 +1,91 @@
+/// "Detect edges" references of a scene (docs/brush-modes.md): a stroke's reference is the
+/// canvas pixel under its first sample, as the canvas is just before the stroke at the frame
+/// that sample is born, kept for the stroke's life. Every path — one pass, tiles, `--frames`
+/// and its shards, bakes, sessions — takes references from here, so where a run starts
+/// never shows.
+///
+/// References are found in birth order and memoised: the canvas before stroke i at its birth
+/// frame holds only strokes drawn before it, whose references are found first (once each).
+/// A reference is read by drawing that one pixel — a 1 × 1 tile with its apron — so the
+/// cost grows with the number of "detect edges" strokes, not exponentially, and a canvas of
+/// any size can be read.
+struct EdgeMemo {
+    struct Key: Hashable { var entry: Int; var frame: Int }
+    var references: [Key: EdgeReference] = [:]
+}
+
+extension Renderer {
+    /// The scene's batches at render frame `frame`, each "detect edges" stroke given its
+    /// reference. `memo` carries references found already (the same scene's earlier frames).
+    func edgeResolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points,
+                             memo: inout EdgeMemo) throws -> [StampBatch] {
+        var batches = scene.batches(atFrame: frame)
+        for i in batches.indices where batches[i].mode?.edgeTolerance != nil && batches[i].edgeReference == nil {
+            guard let anchor = batches[i].edgeAnchor else { continue }
+            batches[i].edgeReference = try edgeReference(scene, anchor, seenAt: frame, primitive: primitive, memo: &memo)
+        }
+        return batches
+    }
+
+    /// As above, with references found for this call alone.
+    func edgeResolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points) throws -> [StampBatch] {
+        var memo = EdgeMemo()
+        return try edgeResolvedBatches(scene, atFrame: frame, primitive: primitive, memo: &memo)
+    }
+
+    /// The reference of the stroke at `anchor` as drawn at render frame `frame`: read at its
+    /// birth frame when it is born by then, else at `frame` (a `stamps` entry whose first
+    /// stamp is born after others).
+    func edgeReference(_ scene: Scene, _ anchor: EdgeAnchor, seenAt frame: Int, primitive: Primitive,
+                       memo: inout EdgeMemo) throws -> EdgeReference {
+        let birth = anchor.frame - scene.session.startFrame
+        let at = birth <= frame ? max(0, birth) : frame
+        let key = EdgeMemo.Key(entry: anchor.entry, frame: at)
+        if let known = memo.references[key] { return known }
+        guard let pixel = anchor.pixel(width: scene.canvas.width, height: scene.canvas.height) else {
+            memo.references[key] = .offCanvas
+            return .offCanvas
+        }
+        // The canvas just before the stroke at that frame: the entries shown then that come
+        // before it in the script, their own references found first.
+        let state = scene.state(atFrame: at)
+        var before = zip(state.entries, scene.batches(atFrame: at)).filter { $0.0 < anchor.entry }.map(\.1)
+        for j in before.indices where before[j].mode?.edgeTolerance != nil && before[j].edgeReference == nil {
+            guard let earlier = before[j].edgeAnchor else { continue }
+            before[j].edgeReference = try edgeReference(scene, earlier, seenAt: at, primitive: primitive, memo: &memo)
+        }
+        let p = try canvasPixel(scene.canvas, before, effects: scene.effects, primitive: primitive, x: pixel.x, y: pixel.y)
+        let reference = EdgeReference.color(p[0], p[1], p[2], p[3])
+        memo.references[key] = reference
+        return reference
+    }
+
+    /// Gives the scene's resident layers (`Scene.makeLayers`, same order) their "detect
+    /// edges" references from the scene, each holding from the frame its stroke is born.
+    package func presetEdgeReferences(_ scene: Scene, layers: [LayerID], primitive: Primitive = .points) throws {
+        var memo = EdgeMemo()
+        for (batch, id) in zip(scene.batches, layers) where batch.mode?.edgeTolerance != nil {
+            guard let anchor = batch.edgeAnchor, let layer = self.layers[id] else { continue }
+            let birth = anchor.frame - scene.session.startFrame
+            layer.edgeReference = try edgeReference(scene, anchor, seenAt: max(birth, 0), primitive: primitive, memo: &memo)
+            layer.edgeReferenceFrom = Float(max(birth, 0) + scene.session.startFrame)
+        }
+    }
+
+    /// Pixel (`x`, `y`) of `canvas` with `batches` drawn (ages as given), premultiplied
+    /// 8-bit: a 1 × 1 tile with the apron its passes need there.
+    func canvasPixel(_ canvas: Canvas, _ batches: [StampBatch], effects: AgeEffects, primitive: Primitive,
+                     x: Int, y: Int) throws -> [UInt8] {
+        let settings = RenderSettings(effects: effects, primitive: primitive)
+        let rect = TileRect(x: x, y: y, width: 1, height: 1)
+        let reaches = PassReaches(batches, settings: settings, ageOffset: 0, canvas: canvas)
+        let apron = apron(for: batches, effects: effects, reaches: reaches, around: rect)
+        let target = try device.beginTile(width: 1, height: 1, apron: apron, originX: x, originY: y,
+                                          fill: try tileFill(canvas, rect, apron: apron))
+        defer { device.endTiles() }
+        let box = PixelBox(x0: x, y0: y, x1: x + 1, y1: y + 1)
+        try drawPasses(batches, canvas: canvas, settings: settings, ageOffset: 0, into: target,
+                       exact: box.grown(x: reaches.cone(box), y: reaches.cone(box)))
+        return try device.readPixel(target, x: x, y: y)
+    }
+}
