@@ -47,7 +47,7 @@ struct BisectCommand: AsyncParsableCommand {
         let loaded = try Script.load(path: script)
         let scene = try Scene(script: loaded)
         let goldenImage = try PNGFile.read(path: golden).image
-        var search = GoldenBisect(renderer: try makeRenderer(), scene: scene, frame: frame, golden: goldenImage,
+        var search = try await GoldenBisect(renderer: try makeRenderer(), scene: scene, frame: frame, golden: goldenImage,
                                   tolerance: limits.tolerance, primitive: primitive)
         let outcome = try await search.run()
         switch outcome {

@@ -44,11 +44,13 @@ package struct GoldenBisect {
     package private(set) var renderedPrefixes = 0
 
     package init(renderer: Renderer, scene: Scene, frame: Int, golden: Image, tolerance: GoldenTolerance,
-                 primitive: Primitive = .points) {
+                 primitive: Primitive = .points) async throws {
         self.renderer = renderer; self.scene = scene; self.frame = frame; self.golden = golden
         self.tolerance = tolerance; self.primitive = primitive
         shown = scene.session.shownEntries(count: scene.batches.count, atFrame: frame)
-        batches = scene.batches(atFrame: frame)
+        // Each "detect edges" stroke keeps the reference of the whole frame: a prefix draws
+        // exactly what the frame draws up to it.
+        batches = try await renderer.resolvedBatches(scene, atFrame: frame, primitive: primitive)
     }
 
     /// Runs the search: the background, then ⌈log₂ n⌉ + 1 prefixes rendered, each with
@@ -89,15 +91,30 @@ package struct GoldenBisect {
 
     private mutating func render(_ k: Int) async throws -> Image {
         renderedPrefixes += 1
-        return try await renderer.render(canvas: scene.canvas, batches: Array(batches.prefix(k)),
-                                         settings: RenderSettings(effects: scene.effects, primitive: primitive))
+        return try await draw(Array(batches.prefix(k)), on: scene.canvas)
     }
 
-    /// Where `entries` leave paint: their stamps alone on a transparent canvas.
+    /// `entries` over `canvas`, in tiles where the canvas needs them (the same pixels).
+    private func draw(_ entries: [StampBatch], on canvas: Canvas) async throws -> Image {
+        let settings = RenderSettings(effects: scene.effects, primitive: primitive)
+        if renderer.needsTiles(canvas, tile: nil, spill: 0) {
+            return try await renderer.renderTiled(renderer.planTiles(canvas: canvas, batches: entries, settings: settings))
+        }
+        return try await renderer.render(canvas: canvas, batches: entries, settings: settings)
+    }
+
+    /// Where `entries` may change the canvas: their stamps, and their shadows, painted alone
+    /// on a transparent canvas. An effect or an eraser changes only what is under its stamps
+    /// but draws nothing on a transparent canvas, and "detect edges" may keep any stamp:
+    /// each is painted here as a plain stroke of its stamps.
     private func coverage(of entries: [StampBatch]) async throws -> Image {
-        let clear = Canvas(width: scene.canvas.width, height: scene.canvas.height)
-        return try await renderer.render(canvas: clear, batches: entries,
-                                         settings: RenderSettings(effects: scene.effects, primitive: primitive))
+        let footprints = entries.map { entry -> StampBatch in
+            var b = entry
+            b.mode = entry.mode?.footprint
+            b.stamps = entry.stamps.map { var p = $0; p.alpha = 1; return p }
+            return b
+        }
+        return try await draw(footprints, on: Canvas(width: scene.canvas.width, height: scene.canvas.height))
     }
 
     private mutating func makeProbe(_ k: Int, drawn all: Image) async throws -> Probe {

@@ -62,7 +62,7 @@ struct PassReaches: Sendable, Equatable {
 
     /// The layers that read past the pixels they change, in draw order.
     private(set) var reaches: [Reach] = []
-    /// The widest cone of any tile: the cone of the whole canvas.
+    /// At least the widest cone of any tile (`cone`).
     private(set) var widestCone = 0
 
     var isEmpty: Bool { reaches.isEmpty }
@@ -77,8 +77,27 @@ struct PassReaches: Sendable, Equatable {
             guard let pass else { continue }
             reaches.append(Reach(box: pass.region, read: mode.reach))
         }
-        widestCone = cone(PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height))
+        // The widest cone of any tile is at most the longest chain of layers, each reading
+        // where an earlier one changed pixels: along such a chain the reads add up.
+        var chains: [Int] = []
+        var longestSoFar = 0
+        chains.reserveCapacity(reaches.count)
+        for (k, r) in reaches.enumerated() {
+            let reads = r.box.grown(x: r.read, y: r.read)
+            var longest = 0
+            if k <= PassReaches.chainedLimit {
+                for j in 0..<k where chains[j] > longest && !reads.intersection(reaches[j].box).isEmpty { longest = chains[j] }
+            } else {
+                longest = longestSoFar  // past the limit, as if every earlier layer were read
+            }
+            chains.append(r.read + longest)
+            longestSoFar = max(longestSoFar, r.read + longest)
+        }
+        widestCone = chains.max() ?? 0
     }
+
+    /// Layers past this many are chained to the longest earlier chain, not searched.
+    static let chainedLimit = 4096
 
     /// How far past `box` a render must be drawn exactly for `box` to come out exactly: going
     /// back from the last layer, a layer that changes pixels of what must be exact reads

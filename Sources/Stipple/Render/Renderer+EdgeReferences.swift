@@ -27,6 +27,12 @@ extension Renderer {
         return batches
     }
 
+    /// The scene's batches at render frame `frame` as that frame draws them: each "detect
+    /// edges" stroke with its reference (a prefix of them draws what the frame draws so far).
+    package func resolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points) throws -> [StampBatch] {
+        try edgeResolvedBatches(scene, atFrame: frame, primitive: primitive)
+    }
+
     /// As above, with references found for this call alone.
     func edgeResolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points) throws -> [StampBatch] {
         var memo = EdgeMemo()

@@ -1,14 +1,34 @@
 extension Scene {
-    /// True when some draw entry has a brush mode (a stroke layer that reads the canvas).
-    package var hasStrokeLayers: Bool { batches.contains { $0.mode != nil } }
+    /// True when some draw entry is drawn as a stroke layer (one that reads the canvas).
+    package var hasStrokeLayers: Bool { FramePasses(batches).hasLayers }
+
+    /// The render frames at which "detect edges" strokes are born (their first sample).
+    package var edgeBirthFrames: [Int] {
+        batches.compactMap { b in
+            guard b.mode?.edgeTolerance != nil, let a = b.edgeAnchor else { return nil }
+            return a.frame - session.startFrame
+        }
+    }
 
     /// Each draw entry with a brush mode (numbered from 1) and its keys in words.
     package var strokeLayerSummary: [(entry: Int, text: String)] {
-        batches.enumerated().compactMap { i, b in b.mode.map { (i + 1, $0.summary) } }
+        FramePasses(batches).passes.compactMap {
+            if case let .layer(i, mode) = $0 { return (i + 1, mode.summary) } else { return nil }
+        }
     }
 }
 
 extension StrokeMode {
+    /// A mode that paints where this one may change the canvas: its shadow, if it casts
+    /// one, opaque; nil (plain stamps) otherwise.
+    package var footprint: StrokeMode? {
+        guard var s = shadow else { return nil }
+        s.color = Color(red: 0, green: 0, blue: 0, alpha: 1)
+        var m = StrokeMode()
+        m.shadow = s
+        return m
+    }
+
     /// The keys as a script would give them, in words: "effect desaturate, strokeOpacity 0.5, edges 32".
     package var summary: String {
         var parts: [String] = []

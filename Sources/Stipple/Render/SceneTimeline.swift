@@ -8,8 +8,9 @@ package struct SceneTimeline: Sendable, Equatable {
     /// The last frame that shows a stamp; nil when stamps never die (`maxAge` 0): the
     /// canvas then stops changing at `settledFrame`.
     package var lastFrame: Int?
-    /// The first frame from which nothing changes any more: the last birth when stamps
-    /// never age, else the frame after the last death (an empty canvas).
+    /// The first frame from which nothing changes any more: the last birth or session entry
+    /// (undo, redo, clear) when stamps never age, else the frame after the last death (an
+    /// empty canvas).
     package var settledFrame: Int
     /// The last frame a stamp that is ever drawn is born in; nil when none is.
     package var lastBirth: Int?
@@ -43,7 +44,13 @@ extension Scene {
                 lastBirth = max(lastBirth ?? birth, birth)
             }
         }
-        let settled = maxAge > 0 ? (last.map { $0 + 1 } ?? 0) : (lastBirth ?? 0)
+        var settled = maxAge > 0 ? (last.map { $0 + 1 } ?? 0) : (lastBirth ?? 0)
+        // Undo, redo and clear change the picture at their frames too: with stamps that never
+        // die, the canvas settles only after the last of them (with ageing, one acting after
+        // the last death finds an empty canvas).
+        if maxAge == 0, first != nil {
+            for op in session.ops where op.frame - start > settled { settled = op.frame - start }
+        }
         return SceneTimeline(stamps: count, firstFrame: first, lastFrame: maxAge > 0 ? last : nil,
                              settledFrame: settled, lastBirth: lastBirth)
     }

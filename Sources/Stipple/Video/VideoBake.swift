@@ -110,12 +110,28 @@ public final class VideoBake: @unchecked Sendable {
                      frames: ClosedRange<Int>? = nil, readerAt: Int = 0,
                      progress: (Int) -> Void = { _ in }) async throws -> Int {
         let first = frames?.lowerBound ?? 0, last = frames?.upperBound ?? Int.max
-        if first > readerAt { try reader.skip(first - readerAt) }
         let layers = try await scene.makeLayers(on: renderer)
         let canvas = Canvas(width: header.width, height: header.height)
         let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
-        let modes = scene.hasStrokeLayers ? ModeBake(renderer: renderer, conversion: conversion, settings: settings) : nil
+        let modes = FramePasses(scene.batches).hasLayers
+            ? ModeBake(renderer: renderer, conversion: conversion, settings: settings) : nil
+        if first > readerAt {
+            // A "detect edges" stroke born before the first frame baked takes its reference from
+            // the frame it is born on, as the whole bake does: those frames are drawn, unwritten.
+            let births = Set(scene.edgeBirthFrames.filter { $0 >= readerAt && $0 < first })
+            var skipped = Y4MFrame(header: reader.header)
+            var at = readerAt
+            for birth in births.sorted() {
+                try reader.skip(birth - at)
+                guard try reader.read(into: &skipped) else { break }
+                let live = try await extraLayers?(birth) ?? LiveFrame()
+                let state = scene.state(atFrame: birth, live: live)
+                try await modes?.apply(frame: state.clockFrame, layers: state.shown(layers + live.layers), to: &skipped)
+                at = birth + 1
+            }
+            if first > at { try reader.skip(first - at) }
+        }
         // The sketch stays on the GPU between frames: each frame draws and reads back only what
         // changed, and the sketch's Y′CbCr form here takes only those boxes.
         let kept = keepsSketch ? KeptSketch() : nil
@@ -125,7 +141,7 @@ public final class VideoBake: @unchecked Sendable {
         enum Sketch: Sendable { case changed(SketchUpdate), whole([UInt8]?) }
         func sketch(_ n: Int) -> Task<Sketch, Error> {
             Task {
-                guard !scene.hasStrokeLayers else { return .whole(nil) }
+                guard modes == nil else { return .whole(nil) }
                 let live = try await extraLayers?(n) ?? LiveFrame()
                 // The undo, redo and clear entries (the script's, then live ones) choose the
                 // layers shown at frame n.
