@@ -17,7 +17,11 @@ TEST_APT_PACKAGES := chromium ffmpeg
 # For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
 BENCH_APT_PACKAGES := libcairo2
 
-.PHONY: docs integrations deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
+# Random scripts through every path (see Tests/StippleTests/Differential): N scripts from SEED.
+N ?= 200
+SEED ?= 1
+
+.PHONY: differential docs integrations deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -60,6 +64,11 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) integrations
+
+# More random scripts through every path than `make test` runs: `make differential N=1000 SEED=7`.
+differential: test-deps
+	$(SWIFT) build --build-tests
+	STIPPLE_DIFFERENTIAL_CASES=$(N) STIPPLE_DIFFERENTIAL_SEED=$(SEED) $(SWIFT) test --skip-build --filter DifferentialTests
 
 # The swift-snapshot-testing strategies (Integrations/StippleSnapshotTesting: a package of its
 # own, depending on Stipple by path, so Stipple's users never build swift-snapshot-testing).

@@ -17,8 +17,7 @@ uniform vec2 uTexSize;
 uniform vec2 uOffset;        // window pixel minus canvas pixel (GL axes): the band, less a tile's origin
 uniform vec2 uPassTexSize;
 uniform vec2 uPassOffset;    // the same for the shadow's target
-uniform float uMode;         // 0 over, 1 erase, 2 multiply, 3 screen; effects 10 lighten,
-                             // 11 darken, 12 saturate, 13 desaturate, 14 soften, 15 sharpen
+uniform float uMode;         // MODE_OVER, MODE_ERASE, …, MODE_SHARPEN: defined at compile
 uniform float uOpacity;      // strokeOpacity k
 uniform float uTolerance;    // edges: tolerance, or -1 without edges
 uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
@@ -51,20 +50,22 @@ float shadowWeight(vec2 g) {
 vec4 blurred(vec2 g) {
     vec4 sum = vec4(0.0);
     float total = 0.0;
-    for (int i = -6; i <= 6; i++) {
+    for (int i = -BLUR_RADIUS; i <= BLUR_RADIUS; i++) {
         float k = float(i);
-        float w = exp(-k * k / 8.0);
+        float w = exp(-k * k / (2.0 * BLUR_SIGMA * BLUR_SIGMA));
         sum += w * fetch(uBlurred, vec2(g.x, clamp(g.y + k, 0.0, uCanvasSize.y - 1.0)));
         total += w;
     }
     return sum / total;
 }
 
+bool isMode(float m) { return abs(uMode - m) < 0.5; }
+
 vec3 adjusted(vec3 c) {
     float y = dot(c, vec3(0.299, 0.587, 0.114));
-    if (uMode < 10.5) return 1.0 - (1.0 - c) * (1.0 - c);
-    if (uMode < 11.5) return c * c;
-    if (uMode < 12.5) return clamp(y + 2.0 * (c - y), 0.0, 1.0);
+    if (isMode(MODE_LIGHTEN)) return 1.0 - (1.0 - c) * (1.0 - c);
+    if (isMode(MODE_DARKEN)) return c * c;
+    if (isMode(MODE_SATURATE)) return clamp(y + 2.0 * (c - y), 0.0, 1.0);
     return vec3(y);
 }
 
@@ -84,27 +85,27 @@ void main() {
         float sa = shadowWeight(g) * uShadowColor.a;
         d = vec4(uShadowColor.rgb * sa, sa) + d * (1.0 - sa);
     }
-    if (uMode < 0.5) {
+    if (isMode(MODE_OVER)) {
         d = s + d * (1.0 - s.a);
-    } else if (uMode < 1.5) {
+    } else if (isMode(MODE_ERASE)) {
         d = d * (1.0 - s.a);
-    } else if (uMode < 2.5) {
+    } else if (isMode(MODE_MULTIPLY)) {
         d = vec4(s.rgb * (1.0 - d.a) + d.rgb * (1.0 - s.a) + s.rgb * d.rgb, s.a + d.a * (1.0 - s.a));
-    } else if (uMode < 3.5) {
+    } else if (isMode(MODE_SCREEN)) {
         d = s + d - s * d;
     } else if (d.a > 0.0 && s.a > 0.0) {
         float m = s.a;
-        if (uMode < 13.5) {
-            vec3 c = d.rgb / d.a;
-            d = vec4((c + (adjusted(c) - c) * m) * d.a, d.a);
-        } else {
+        if (isMode(MODE_SOFTEN) || isMode(MODE_SHARPEN)) {
             vec4 b = blurred(g);
             vec4 e = b;
-            if (uMode > 14.5) {
+            if (isMode(MODE_SHARPEN)) {
                 e = clamp(2.0 * d - b, 0.0, 1.0);
                 e.rgb = min(e.rgb, e.a);
             }
             d = d + (e - d) * m;
+        } else {
+            vec3 c = d.rgb / d.a;
+            d = vec4((c + (adjusted(c) - c) * m) * d.a, d.a);
         }
     }
     gl_FragColor = d;

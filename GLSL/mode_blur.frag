@@ -1,6 +1,6 @@
 #version 100
 // Soften and sharpen, first half of the blur: the canvas before the stroke blurred along x
-// with taps at whole offsets -6...6, weights exp(-k^2/8) normalised (sigma = 2 px), the
+// with taps at whole offsets -BLUR_RADIUS...BLUR_RADIUS, weights exp(-k^2 / (2 BLUR_SIGMA^2)) normalised, the
 // canvas's border pixels repeated beyond it. Premultiplied in, premultiplied out.
 #ifdef GL_FRAGMENT_PRECISION_HIGH
 precision highp float;
@@ -22,9 +22,9 @@ void main() {
     vec2 g = floor(frag) - uOffset;
     vec4 sum = vec4(0.0);
     float total = 0.0;
-    for (int i = -6; i <= 6; i++) {
+    for (int i = -BLUR_RADIUS; i <= BLUR_RADIUS; i++) {
         float k = float(i);
-        float w = exp(-k * k / 8.0);
+        float w = exp(-k * k / (2.0 * BLUR_SIGMA * BLUR_SIGMA));
         vec2 q = vec2(clamp(g.x + k, 0.0, uCanvasSize.x - 1.0), clamp(g.y, 0.0, uCanvasSize.y - 1.0));
         sum += w * fetch(q);
         total += w;

@@ -40,7 +40,7 @@ final class ModePasses {
     private func program(_ fragment: String, taps: Int = 0) throws -> ShaderProgram {
         let key = "\(fragment) \(taps)"
         if let p = programs[key] { return p }
-        let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment, defines: ["SHADOW_TAPS \(taps)"])
+        let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment, defines: ["SHADOW_TAPS \(taps)"] + ModeShaderConstants.defines)
         programs[key] = p
         return p
     }
@@ -110,7 +110,7 @@ final class ModePasses {
         gl.useProgram(p.id)
         setCanvas(p, canvas, pass)
         setWeight(p, pass)
-        p.set(gl, "uMode", ModePasses.modeNumber(pass.mode))
+        p.set(gl, "uMode", Float(ModeShaderConstants.number(pass.mode)))
         let st = shadowTarget ?? c
         p.set(gl, "uPassTexSize", Float(st.targetWidth), Float(st.targetHeight))
         setOffset(p, "uPassOffset", st, pass)
@@ -127,11 +127,6 @@ final class ModePasses {
         drawQuad()
         gl.disable(GLenum(GL_SCISSOR_TEST))
         try gl.checkError("drawing a stroke layer")
-    }
-
-    static func modeNumber(_ mode: StrokeMode) -> Float {
-        if let e = mode.effect { return Float(10 + StrokeMode.Effect.allCases.firstIndex(of: e)!) }
-        return Float(StrokeMode.Blend.allCases.firstIndex(of: mode.blend)!)
     }
 
     private func setCanvas(_ p: ShaderProgram, _ canvas: Framebuffer, _ pass: StrokeLayerPass) {

@@ -47,8 +47,10 @@ public struct StrokeMode: Sendable, Equatable {
 
     /// "Detect edges" tolerance when a script gives none: 32.
     public static let defaultEdgeTolerance = 32
-    /// Taps on each side of the soften/sharpen blur (σ = 2 px).
+    /// Taps on each side of the soften/sharpen blur.
     public static let blurRadius = 6
+    /// The soften/sharpen blur's σ in pixels.
+    public static let blurSigma: Float = 2
 
     /// Pixels beyond its stamps' bounds that a stroke with this mode can change: the blur's
     /// taps for soften and sharpen, the shadow's offset plus its taps, else 0. Strokes that
