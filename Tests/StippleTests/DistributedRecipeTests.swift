@@ -42,6 +42,36 @@ final class DistributedRecipeTests: XCTestCase {
         XCTAssertFalse(fm.fileExists(atPath: dir.appendingPathComponent("part-1.y4m").path), "the parts are removed")
     }
 
+    /// A bake script may leave its canvas out (the video gives the size): the recipe bakes it
+    /// and renders nothing, and a broken script stops it with the script's error.
+    func testTheParallelRecipeBakesAScriptWithoutACanvas() throws {
+        _ = try VideoTestSupport.requireFFmpeg()
+        let dir = try TestSupport.temporaryDirectory(self, "distributed-no-canvas")
+        let script = """
+            {"fps": 10, "brushes": {"dot": {"builtin": "hard-round"}},
+             "draw": [{"brush": "dot", "color": "#ffffff", "radius": 4,
+                       "points": [{"x": 5, "y": 5, "t": 0}, {"x": 40, "y": 30, "t": 0.5}]}]}
+            """
+        try script.write(to: dir.appendingPathComponent("s.json"), atomically: true, encoding: .utf8)
+        try "{".write(to: dir.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        try VideoTestSupport.makeVideo(dir.appendingPathComponent("in.y4m").path, width: 48, height: 32, frames: 9, rate: 10)
+        let recipe = TestSupport.packageRoot.appendingPathComponent("examples/distributed/parallel.sh").path
+        let exports = "STIPPLE='\(TestSupport.stippleBinary.path)' RUNNER='xargs -P 2 -I {}'"
+        let run = try VideoTestSupport.shell("\(exports) sh '\(recipe)' s.json in.y4m 3", in: dir)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("no canvas"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("frames").path))
+
+        let one = try TestSupport.stipple(["bake", "s.json", "--video", "in.y4m", "-o", "whole.y4m"], in: dir)
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertTrue(try Data(contentsOf: dir.appendingPathComponent("baked.y4m"))
+                      == Data(contentsOf: dir.appendingPathComponent("whole.y4m")), "the joined bake is the whole bake")
+
+        let broken = try VideoTestSupport.shell("\(exports) sh '\(recipe)' broken.json in.y4m 3", in: dir)
+        XCTAssertEqual(broken.status, 2)
+        XCTAssertTrue(broken.stderr.contains("broken.json:"), broken.stderr)
+    }
+
     func testTheSchedulerRecipesPassTheirIndexAsAShard() throws {
         let folder = TestSupport.packageRoot.appendingPathComponent("examples/distributed")
         func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
