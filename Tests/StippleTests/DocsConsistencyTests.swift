@@ -9,7 +9,9 @@ import XCTest
 ///   "the README's X section (or table)" need a heading of that name; a cited page exists;
 /// - every option of every command's `--help` is in that command's synopsis in
 ///   docs/commands.md, every option a synopsis line gives exists in that command's `--help`,
-///   and every option commands.md names exists in some `--help`.
+///   and every option commands.md names exists in some `--help`;
+/// - every `stipple COMMAND …` written as code in a page names a command that exists, with
+///   options that command's `--help` has.
 final class DocsConsistencyTests: XCTestCase {
     static let root = TestSupport.packageRoot
 
@@ -303,5 +305,69 @@ final class DocsConsistencyTests: XCTestCase {
             problems.append("docs/commands.md names \(flag), which no --help has")
         }
         XCTAssertTrue(problems.isEmpty, "docs/commands.md against --help:\n" + problems.joined(separator: "\n"))
+    }
+
+    /// The code of a page: its fenced blocks' lines and its inline code spans, comments cut.
+    func code(of page: MarkdownPage) -> [(line: Int, text: String)] {
+        func uncommented(_ line: String) -> String {
+            let code = line.components(separatedBy: " # ")[0]
+            return code.trimmingCharacters(in: .whitespaces).hasPrefix("#") ? "" : code
+        }
+        var result: [(Int, String)] = []
+        let prose = Set(page.proseLines.map(\.number))
+        for (index, line) in page.text.components(separatedBy: "\n").enumerated() {
+            if prose.contains(index + 1) {
+                for span in line.regexMatches(#"(`+)([^`]+?)\1"#) { result.append((index + 1, span[2])) }
+                // An indented code block.
+                if line.hasPrefix("    ") { result.append((index + 1, uncommented(line))) }
+            } else if !line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                result.append((index + 1, uncommented(line)))
+            }
+        }
+        return result
+    }
+
+    func testEveryStippleCommandInThePagesUsesItsOwnOptions() throws {
+        let global: Set = ["-h", "--help", "--version"]
+        var known: [String: Set<String>] = [:]
+        for command in try subcommands() {
+            known[command] = Set(try options(of: command).flatMap(\.spellings)).union(global)
+        }
+        var problems: [String] = []
+        for url in try Self.pages() {
+            let page = try MarkdownPage(url)
+            for (line, text) in code(of: page) {
+                problems += commandProblems(in: text, known: known).map { "\(relative(url)):\(line): \($0)" }
+            }
+        }
+        XCTAssertTrue(problems.isEmpty, "commands in the pages that stipple would refuse:\n" + problems.joined(separator: "\n"))
+    }
+
+    /// What stipple would refuse in the commands of one line of code: each command of a
+    /// pipeline or list on its own.
+    func commandProblems(in text: String, known: [String: Set<String>]) -> [String] {
+        var problems: [String] = []
+        for piece in text.components(separatedBy: " | ").flatMap({ $0.components(separatedBy: "; ") })
+            .flatMap({ $0.components(separatedBy: " && ") }) {
+            guard let match = piece.regexMatch(#"(?:^|[\s({])stipple ([a-z][\w-]*)(.*)$"#) else { continue }
+            guard let options = known[match[1]] else {
+                problems.append("stipple \(match[1]): no such command")
+                continue
+            }
+            for flag in flags(in: match[2]).subtracting(options).sorted() {
+                problems.append("stipple \(match[1]) has no \(flag)")
+            }
+        }
+        return problems
+    }
+
+    func testTheCommandCheckCatchesWhatItShould() {
+        let known: [String: Set<String>] = ["render": ["-o", "--output", "--frames"], "bake": ["--video", "-o"]]
+        XCTAssertEqual(commandProblems(in: "stipple render a.json -o frames/ --frames 0...9", known: known), [])
+        XCTAssertEqual(commandProblems(in: "ffmpeg -i in.mp4 -f y4m - | stipple bake s.json --video - -o - | ffmpeg -i - o.mp4",
+                                       known: known), [])
+        XCTAssertEqual(commandProblems(in: "seq 1 4 | xargs -I {} stipple render a.json --tile 9 -o x", known: known),
+                       ["stipple render has no --tile"])
+        XCTAssertEqual(commandProblems(in: "stipple rendr a.json", known: known), ["stipple rendr: no such command"])
     }
 }
