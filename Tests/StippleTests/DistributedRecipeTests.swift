@@ -72,6 +72,31 @@ final class DistributedRecipeTests: XCTestCase {
         XCTAssertTrue(broken.stderr.contains("broken.json:"), broken.stderr)
     }
 
+    /// docs/distributed.md's timings name the script make-timing-script.py writes: its size,
+    /// stamps and frames are what the page says.
+    func testTheTimingScriptIsTheOneTheDocsDescribe() throws {
+        let python = try TestSupport.run("/bin/sh", ["-c", "command -v python3"])
+        try XCTSkipUnless(python.status == 0, "python3 is not on PATH")
+        let dir = try TestSupport.temporaryDirectory(self, "distributed-timing")
+        let maker = TestSupport.packageRoot.appendingPathComponent("examples/distributed/make-timing-script.py").path
+        for (name, argument) in [("timing.json", ""), ("timing-bake.json", " bake")] {
+            let made = try VideoTestSupport.shell("python3 '\(maker)'\(argument) > \(name)", in: dir)
+            XCTAssertEqual(made.status, 0, made.stderr)
+        }
+        let run = try TestSupport.stipple(["describe", "timing.json", "--json"], in: dir)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["width"] as? Int, 640)
+        XCTAssertEqual(object["height"] as? Int, 360)
+        XCTAssertEqual(object["stamps"] as? Int, 28_136)
+        XCTAssertEqual(object["lastFrame"] as? Int, 2967)
+        let page = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("docs/distributed.md"), encoding: .utf8)
+        XCTAssertTrue(page.contains("640×360") && page.contains("28 136 stamps") && page.contains("frames 0 to 2967"))
+
+        let bake = try String(contentsOf: dir.appendingPathComponent("timing-bake.json"), encoding: .utf8)
+        XCTAssertFalse(bake.contains("\"canvas\""), "the bake script takes the video's size")
+    }
+
     func testTheSchedulerRecipesPassTheirIndexAsAShard() throws {
         let folder = TestSupport.packageRoot.appendingPathComponent("examples/distributed")
         func text(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
