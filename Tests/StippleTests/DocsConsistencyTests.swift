@@ -11,7 +11,7 @@ import XCTest
 ///   docs/commands.md, every option a synopsis line gives exists in that command's `--help`,
 ///   and every option commands.md names exists in some `--help`;
 /// - every `stipple COMMAND …` written as code in a page names a command that exists, with
-///   options that command's `--help` has.
+///   options that command's `--help` has, and every `make TARGET` a target of the Makefile.
 final class DocsConsistencyTests: XCTestCase {
     static let root = TestSupport.packageRoot
 
@@ -369,5 +369,20 @@ final class DocsConsistencyTests: XCTestCase {
         XCTAssertEqual(commandProblems(in: "seq 1 4 | xargs -I {} stipple render a.json --tile 9 -o x", known: known),
                        ["stipple render has no --tile"])
         XCTAssertEqual(commandProblems(in: "stipple rendr a.json", known: known), ["stipple rendr: no such command"])
+    }
+
+    func testEveryMakeTargetInThePagesExists() throws {
+        let makefile = try String(contentsOf: Self.root.appendingPathComponent("Makefile"), encoding: .utf8)
+        let targets = Set(makefile.regexMatches(#"^([\w-]+)\s*:(?!=)"#).map { $0[1] })
+        XCTAssertTrue(targets.contains("test"), "the Makefile's targets were not found")
+        var problems: [String] = []
+        for url in try Self.pages() {
+            for (line, text) in code(of: try MarkdownPage(url)) {
+                for match in text.regexMatches(#"(?:^|[\s;|&(])make ([a-z][\w-]*)"#) where !targets.contains(match[1]) {
+                    problems.append("\(relative(url)):\(line): make \(match[1]): no such target")
+                }
+            }
+        }
+        XCTAssertTrue(problems.isEmpty, "make targets the Makefile lacks:\n" + problems.joined(separator: "\n"))
     }
 }
