@@ -2,13 +2,15 @@
 # The timings of docs/distributed.md: the first and the last 10-frame shard of a long
 # render and of a long bake, and the whole render, in a scratch folder.
 #   sh timing.sh [WORKDIR]     (needs python3 and ffmpeg; STIPPLE as in parallel.sh)
-# Set WHOLE=0 to skip the whole render (minutes).
+# WORKDIR defaults to a new temporary folder (the y4m input is 260 MB). Set WHOLE=0 to skip
+# the whole render (minutes).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-work=${1:-timing-work}
+work=${1:-$(mktemp -d)}
 stipple=${STIPPLE:-stipple}
 mkdir -p "$work"
 cd "$work"
+echo "working in $work"
 python3 "$here/make-timing-script.py" > timing.json
 python3 "$here/make-timing-script.py" bake > timing-bake.json
 
