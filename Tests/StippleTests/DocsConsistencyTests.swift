@@ -10,8 +10,8 @@ import XCTest
 /// - every option of every command's `--help` is in that command's synopsis in
 ///   docs/commands.md, every option a synopsis line gives exists in that command's `--help`,
 ///   and every option commands.md names exists in some `--help`;
-/// - every `stipple COMMAND …` written as code in a page names a command that exists, with
-///   options that command's `--help` has, and every `make TARGET` a target of the Makefile.
+/// - every `stipple COMMAND …` written as code in a page, or as an example in a `--help`,
+///   names a command that exists, with options that command's `--help` has, and every `make TARGET` a target of the Makefile.
 final class DocsConsistencyTests: XCTestCase {
     static let root = TestSupport.packageRoot
 
@@ -338,6 +338,12 @@ final class DocsConsistencyTests: XCTestCase {
             let page = try MarkdownPage(url)
             for (line, text) in code(of: page) {
                 problems += commandProblems(in: text, known: known).map { "\(relative(url)):\(line): \($0)" }
+            }
+        }
+        // The examples of every --help too.
+        for command in known.keys.sorted() {
+            for line in try help([command]).components(separatedBy: "\n") where line.hasPrefix("  stipple ") {
+                problems += commandProblems(in: line, known: known).map { "stipple \(command) --help: \($0)" }
             }
         }
         XCTAssertTrue(problems.isEmpty, "commands in the pages that stipple would refuse:\n" + problems.joined(separator: "\n"))
