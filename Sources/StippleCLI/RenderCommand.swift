@@ -7,7 +7,7 @@ struct RenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Render a script's frame to a PNG, or a range of frames into a folder.",
         discussion: """
-            Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §9).
+            Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §3).
             With --frames A...B, OUT is a folder (made if missing) that receives frame-NNNN.png \
             files (at least 4 digits, as many as B needs). A frame file that exists is an error \
             unless --overwrite; frame files this run would not write (outside A...B, or of another \

@@ -8,7 +8,7 @@ struct StampsCommand: AsyncParsableCommand {
         abstract: "Write the live stamps at a frame as a .sketchpoints or .json file.",
         discussion: """
             The stamps exactly as uploaded at frame N, in draw order: born at or before N, \
-            ages as at frame N, dead stamps gone (docs/reference.md §9). OUT's extension picks the form: \
+            ages as at frame N, dead stamps gone (docs/reference.md §3). OUT's extension picks the form: \
             .sketchpoints (36-byte records, docs/reference.md §2) or .json (an array of \
             [x, y, radius, age, dissolveAngle, r, g, b, a], as a script's inline stamps). \
             One line on stderr sums up what was written.

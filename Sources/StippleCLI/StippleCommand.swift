@@ -7,7 +7,8 @@ struct StippleCommand: AsyncParsableCommand {
         commandName: "stipple",
         abstract: "Render brush strokes made of point-sprite stamps to PNG, headlessly, with OpenGL ES 2 on EGL.",
         discussion: """
-            Exit status: 0 on success; 1 when `compare` finds images that differ beyond the tolerance; \
+            Exit status: 0 on success; 1 for a verdict: `compare` found images that differ beyond the \
+            tolerance, `test` a case that failed, was missing or flaky, `bisect` no draw entry to blame; \
             2 for bad input or a rendering failure (one line on stderr names the file, the place and \
             what was expected); 64 for a command-line usage error.
 

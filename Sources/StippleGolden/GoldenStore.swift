@@ -110,7 +110,7 @@ public struct GoldenStore: Sendable {
 public enum GoldenRecordMode: String, Sendable, Codable, CaseIterable {
     /// Write a golden only where none exists (the default outside CI).
     case missing
-    /// Write missing goldens and goldens the image no longer matches (the old `--record`).
+    /// Write missing goldens and goldens the image no longer matches (what a plain `stipple test --record` means).
     case failed
     /// Write every case's image, matching or not.
     case all

@@ -3,12 +3,28 @@ import XCTest
 @testable import Stipple
 @testable import StippleGolden
 
-/// The OKLab metric against pixelmatch 7's own test table: its image pairs
-/// (Fixtures/pixelmatch), thresholds and expected counts, and its single-pixel cases.
+/// The OKLab metric against pixelmatch 7's own test table: its image pairs, thresholds
+/// and expected counts, and its single-pixel cases. The image pairs are pixelmatch's
+/// (`test/fixtures/`, ISC licence), read from `../shared/peers/pixelmatch/` beside the
+/// package root; the tests that need them are skipped when that folder is absent.
 /// pixelmatch's `includeAA: false` (its default) is Stipple's `ignoreAntialiasing`.
 final class PixelmatchParityTests: XCTestCase {
+    /// pixelmatch's test images, with its LICENSE and COMMIT, outside the package.
+    static let imagesFolder = TestSupport.packageRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/peers/pixelmatch")
+
+    /// The images' folder, or a skip that says where they were looked for.
+    private func images() throws -> URL {
+        let folder = Self.imagesFolder
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("1a.png").path) else {
+            throw XCTSkip("pixelmatch's test images are not at \(folder.standardizedFileURL.path) "
+                          + "(put mapbox/pixelmatch's test/fixtures/*.png there to run this test)")
+        }
+        return folder
+    }
+
     private func image(_ name: String) throws -> Image {
-        try PNGFile.read(path: TestSupport.fixtures.appendingPathComponent("pixelmatch/\(name).png").path).image
+        try PNGFile.read(path: try images().appendingPathComponent("\(name).png").path).image
     }
 
     private func oklab(_ threshold: Double, window: Int? = nil, antialiasing: Bool = true,
@@ -82,7 +98,7 @@ final class PixelmatchParityTests: XCTestCase {
     }
 
     func testCompareCommandPrintsPixelmatchsCountAsJSON() throws {
-        let dir = TestSupport.fixtures.appendingPathComponent("pixelmatch").path
+        let dir = try images().path
         let run = try TestSupport.stipple(["compare", dir + "/6a.png", dir + "/6b.png", "--perceptual", "0.05",
                                        "--metric", "oklab", "--antialiasing", "--window", "32", "--max-pixels", "100", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)

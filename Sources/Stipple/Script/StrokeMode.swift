@@ -1,7 +1,7 @@
 /// How a draw entry's stroke meets the canvas when it is drawn as a stroke layer
 /// (docs/brush-modes.md): a blend or an effect, a stroke opacity, an optional "detect
 /// edges" restriction and an optional drop shadow. An entry without any of these keys
-/// has no mode and is drawn stamp by stamp, exactly as before.
+/// has no mode and is drawn stamp by stamp, each stamp OVER the canvas.
 public struct StrokeMode: Sendable, Equatable {
     /// How the stroke layer meets the canvas, by the W3C compositing formulas on premultiplied
     /// colour: `over` (paint), `erase` (removes paint by the stroke's weight), `multiply`, `screen`.
