@@ -2,7 +2,8 @@ import Stipple
 import Foundation
 
 /// Scenario `modes`: strokes drawn as stroke layers (a blend with stroke opacity, an
-/// effect, a blur effect, a shadow) against the same stamps drawn stamp by stamp.
+/// effect, a blur effect, a shadow) against the same stamps drawn stamp by stamp; then
+/// frames with 4 to 32 "detect edges" strokes (BenchEdges.swift).
 extension BenchSuite {
     static let modeStrokes = 32
     static let modeStampsPerStroke = 48
@@ -49,5 +50,6 @@ extension BenchSuite {
             }
             report.rows.append(row)
         }
+        try await edges(renderer, &report)
     }
 }
