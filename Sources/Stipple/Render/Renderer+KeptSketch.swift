@@ -57,7 +57,7 @@ extension Renderer {
             guard let l = self.layers[id] else { throw RenderError("\(id) does not exist") }
             return l
         }
-        guard case let .color(color) = canvas.background, !shown.contains(where: { $0.mode != nil }) else {
+        guard case let .color(color) = canvas.background, !FramePasses(modes: shown.lazy.map(\.mode)).hasLayers else {
             kept.target.map(device.deleteTarget)
             kept.target = nil
             kept.planesCurrent = false

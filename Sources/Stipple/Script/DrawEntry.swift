@@ -11,14 +11,22 @@ public struct DrawEntry: Sendable {
     public var location: InputLocation
     /// The `.sketchpoints` file the stamps came from (resolved), if they came from one.
     public var source: String?
-    /// How the entry meets the canvas (docs/brush-modes.md); nil: stamp by stamp, as always.
-    public var mode: StrokeMode?
+    /// How the entry meets the canvas (docs/brush-modes.md); nil: stamp by stamp. A stroke
+    /// keeps it in its style (the one place it lives); a `stamps` entry here.
+    public var mode: StrokeMode? {
+        get { stroke.map(\.style.mode) ?? stampsMode }
+        set {
+            if stroke != nil { stroke!.style.mode = newValue } else { stampsMode = newValue }
+        }
+    }
+    private var stampsMode: StrokeMode?
 
     /// A `stamps` entry drawing `stamps` with the brush named `brush`; `location` is where the
     /// script writes it and `source` the `.sketchpoints` file its stamps came from, if any.
     public init(brush: String, stamps: [SketchPoint], location: InputLocation = .file, source: String? = nil,
                 stroke: StrokeSpec? = nil, mode: StrokeMode? = nil) {
         self.brush = brush; self.stamps = stamps; self.location = location; self.source = source
-        self.stroke = stroke; self.mode = mode
+        self.stroke = stroke
+        if let mode { self.mode = mode }
     }
 }

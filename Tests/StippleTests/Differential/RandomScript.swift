@@ -8,6 +8,8 @@ import Foundation
 struct RandomScript {
     var rng: SplitMix64
     let seed: UInt64
+    /// More stroke layers, most with "detect edges": for the checks where a run's start matters.
+    var edgesHeavy = false
 
     init(seed: UInt64) { self.seed = seed; rng = SplitMix64(seed: seed) }
 
@@ -107,7 +109,7 @@ struct RandomScript {
     }
 
     mutating func modeKeys() -> [String] {
-        guard chance(0.55) else { return [] }
+        guard chance(edgesHeavy ? 0.8 : 0.55) else { return [] }
         var keys: [String] = []
         let effect = chance(0.35) ? pick(StrokeMode.Effect.allCases) : nil
         if let effect {
@@ -116,7 +118,7 @@ struct RandomScript {
             keys.append("\"blend\": \"\(pick(StrokeMode.Blend.allCases).rawValue)\"")
         }
         if chance(0.3) { keys.append(String(format: "\"strokeOpacity\": %.2f", double(0...1))) }
-        if chance(0.3) { keys.append("\"edges\": { \"tolerance\": \(int(0...120)) }") }
+        if chance(edgesHeavy ? 0.7 : 0.3) { keys.append("\"edges\": { \"tolerance\": \(int(0...120)) }") }
         let erases = keys.contains("\"blend\": \"erase\"")
         if effect == nil, !erases, chance(0.35) {
             keys.append("\"shadow\": { \"offset\": [\(int(-12...12)), \(int(-12...12))], \"blur\": \(pick([0, 0.5, 1, 2, 3, 5, 8])), \"color\": \"\(hex(opaque: false))\" }")

@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+@testable import Stipple
+
+/// What a frame plan promises beyond equal pixels: the timeline counts session entries,
+/// "detect edges" references are read once each, the mode passes' targets fit the driver,
+/// and small tiles under wide blurs stay cheap.
+final class FramePlanTimelineTests: XCTestCase {
+    private func scene(_ json: String) throws -> Scene {
+        let dir = try TestSupport.temporaryDirectory(self, "frame-plan")
+        let path = dir.appendingPathComponent("s.json").path
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return try Scene.load(path: path)
+    }
+
+    /// An undo at 0.5 s and a redo at 0.8 s change the picture: the canvas settles after the
+    /// redo, and `describe` and `--frames all` run to it.
+    func testSessionEntriesExtendTheTimeline() throws {
+        let s = try scene("""
+            { "canvas": { "width": 32, "height": 32 }, "fps": 30,
+              "brushes": { "b": { "builtin": "hard-round" } },
+              "draw": [ { "brush": "b", "radius": 4, "color": "#ff0000", "points": [ { "x": 8, "y": 8, "t": 0 } ] },
+                        { "undo": 1, "t": 0.5 }, { "redo": 1, "t": 0.8 } ] }
+            """)
+        XCTAssertEqual(s.timeline.settledFrame, 24)
+        XCTAssertEqual(s.timeline.liveFrames, 0...24)
+        let r = try TestSupport.stipple(["describe", s.scriptPath])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("last frame   24") || r.stdout.range(of: #"last frame\s+24"#, options: .regularExpression) != nil,
+                      r.stdout)
+    }
+
+    /// Each "detect edges" stroke's reference is read once, whatever the number of earlier
+    /// ones: 16 strokes, 16 reads (it was exponential).
+    func testEdgeReferencesAreReadOncePerStroke() async throws {
+        let strokes = (0..<16).map { i in
+            ##"{ "brush": "b", "radius": 3, "color": "#000000", "edges": { "tolerance": 20 }, "effect": "darken", "##
+                + #""points": [ { "x": \#(4 + 3 * i), "y": 10, "t": \#(Double(i) / 30) }, { "x": \#(4 + 3 * i), "y": 30, "t": \#(Double(i) / 30 + 0.02) } ] }"#
+        }
+        let s = try scene(##"{ "canvas": { "width": 64, "height": 40, "background": "#ffffff" }, "fps": 30, "##
+            + #""brushes": { "b": { "builtin": "soft-round" } }, "draw": [\#(strokes.joined(separator: ","))] }"#)
+        let renderer = try Renderer()
+        var memo = EdgeMemo()
+        _ = try await renderer.edgeResolvedBatches(s, atFrame: 40, memo: &memo)
+        XCTAssertEqual(memo.references.count, 16)
+        // The same references drawn at a later frame come from the memo: no new reads.
+        _ = try await renderer.edgeResolvedBatches(s, atFrame: 45, memo: &memo)
+        XCTAssertEqual(memo.references.count, 16)
+    }
+
+    /// A shadow on a canvas past the driver's side (with its blur's spill) draws in tiles,
+    /// and equals the same strokes drawn in smaller tiles.
+    func testShadowsPastTheDriversSideDraw() async throws {
+        let renderer = try Renderer()
+        try TileTestSupport.requireTranslationInvariantDriver(renderer)
+        let side = renderer.info.maxCanvasSide.width
+        let s = try scene("""
+            { "canvas": { "width": \(side + 18), "height": 40, "background": "#ffffff" }, "fps": 30,
+              "brushes": { "b": { "builtin": "soft-round" } },
+              "draw": [ { "brush": "b", "radius": 8, "color": "#3050ff", "shadow": { "blur": 6 },
+                          "points": [ { "x": \(side - 40), "y": 20, "t": 0 }, { "x": \(side + 10), "y": 22, "t": 0.1 } ] } ] }
+            """)
+        let whole = try await renderer.render(s, frame: 3)
+        let tiled = try await renderer.renderTiled(try await renderer.planTiles(s, frame: 3, tile: 1000))
+        XCTAssertEqual(whole.pixels, tiled.pixels)
+    }
+
+    /// A tiny `--tile` under a wide blur is drawn in tiles at least four times the blur's
+    /// reach (tile size never shows, and the cost stays near one pass's).
+    func testSmallTilesGrowToTheirReads() async throws {
+        let s = try scene("""
+            { "canvas": { "width": 110, "height": 150, "background": "#ffffff" },
+              "brushes": { "b": { "builtin": "soft-round" } },
+              "draw": [ { "brush": "b", "radius": 10, "color": "#ff0000", "shadow": { "blur": 64 },
+                          "points": [ { "x": 20, "y": 20, "t": 0 }, { "x": 90, "y": 130, "t": 0.1 } ] } ] }
+            """)
+        let renderer = try Renderer()
+        let plan = try await renderer.planTiles(s, frame: 3, tile: 3)
+        XCTAssertEqual(plan.bandCount, 1, "one band of tiles as tall as the canvas")
+        let one = try await renderer.render(s, frame: 3)
+        let tiled = try await renderer.renderTiled(plan)
+        XCTAssertEqual(tiled.pixels, one.pixels)
+    }
+}
