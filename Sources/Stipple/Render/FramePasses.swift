@@ -67,7 +67,12 @@ struct PassReaches: Sendable, Equatable {
 
     var isEmpty: Bool { reaches.isEmpty }
 
+    /// The canvas: nothing past its edges is read (blurs repeat its border, shadows see
+    /// nothing there), so a cone stops at them.
+    private var canvas = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
+
     init(_ batches: [StampBatch], settings: RenderSettings, ageOffset: Float, canvas: Canvas) {
+        self.canvas = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
         for case let .layer(i, mode) in FramePasses(batches).passes where mode.reach > 0 {
             // The reference only decides whether the pass exists: any colour stands in.
             let pass = batches[i].stamps.withUnsafeBufferPointer {
@@ -107,7 +112,7 @@ struct PassReaches: Sendable, Equatable {
         for r in reaches.reversed() {
             let hit = need.intersection(r.box)
             guard !hit.isEmpty else { continue }
-            need = need.union(hit.grown(x: r.read, y: r.read))
+            need = need.union(hit.grown(x: r.read, y: r.read).intersection(canvas))
         }
         return max(box.x0 - need.x0, box.y0 - need.y0, need.x1 - box.x1, need.y1 - box.y1, 0)
     }

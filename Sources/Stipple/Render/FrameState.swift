@@ -1,7 +1,7 @@
 /// What is shown at one render frame: the one answer every output asks (single PNG frames,
 /// `--frames` folders, videos, bakes, `stipple stamps`). A frame's image is its stroke
 /// entries still shown after the script's undo, redo and clear entries that act by then,
-/// each stamp aged by the clock frame (docs/reference.md §9, §12). Pure data, no GL.
+/// each stamp aged by the clock frame (docs/reference.md §3, §12). Pure data, no GL.
 public struct FrameState: Sendable, Equatable {
     /// The render frame (from 0).
     public var frame: Int

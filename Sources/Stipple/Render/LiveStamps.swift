@@ -27,7 +27,7 @@ enum LiveStamps {
     }
 
     /// A batch's stamps live at frame `n`, ages as at that frame: the live vertex buffer of
-    /// docs/reference.md §9 for that batch.
+    /// docs/reference.md §3 for that batch.
     static func batch(_ batch: StampBatch, atFrame n: Int, effects: AgeEffects) -> StampBatch {
         var b = batch
         b.stamps = []

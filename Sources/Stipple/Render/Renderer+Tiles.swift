@@ -89,17 +89,25 @@ extension Renderer {
         if case .surface = canvas.background { throw RenderError("a tiled canvas cannot start as a surface") }
         if let tile, tile < 1 { throw RenderError("a tile is at least 1 pixel wide (got \(tile))") }
         let reaches = PassReaches(batches, settings: settings, ageOffset: ageOffset, canvas: canvas)
-        let apron = apron(for: batches, effects: settings.effects, reaches: reaches)
+        var apron = apron(for: batches, effects: settings.effects, reaches: reaches)
         let spill = FramePasses(batches).spill
         let most = largestTile(apron: apron, spill: spill)
-        guard most.width > 1 || most.height > 1 || apron + spill < info.maxCanvasSide.width / 2 else {
-            throw RenderError("the stroke layers read \(apron) pixels around a tile; the driver holds "
-                + "\(info.maxCanvasSide.width)×\(info.maxCanvasSide.height)")
-        }
         let bandRows = max(1, Renderer.bandBytes / (canvas.width * 4))
         let least = 4 * reaches.widestCone
+        let side = info.maxCanvasSide
         let width: Int, height: Int
-        if let tile {
+        if 2 * (apron + spill) + min(least, canvas.width, canvas.height) > min(side.width, side.height) {
+            // Layers that read far, chained across the canvas: no tile with that apron fits the
+            // driver. A canvas that fits it is drawn as one tile (reads stop at its edges).
+            guard !tooLargeForOnePass(canvas, spill: spill) else {
+                throw RenderError("the stroke layers read up to \(reaches.widestCone) pixels around a tile, and a "
+                    + "\(canvas.width)×\(canvas.height) canvas is more than one target of the driver "
+                    + "(\(side.width)×\(side.height)) holds: draw fewer overlapping shadows or blurs")
+            }
+            let room = (min(side.width, side.height) - max(canvas.width, canvas.height)) / 2 - spill
+            apron = max(guardBand(for: canvas), min(pointApron(for: batches, effects: settings.effects), max(0, room)))
+            (width, height) = (canvas.width, canvas.height)
+        } else if let tile {
             width = min(max(tile, least), most.width)
             height = min(max(tile, least), most.height, bandRows)
         } else {

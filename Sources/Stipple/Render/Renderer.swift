@@ -100,7 +100,7 @@ public actor Renderer {
     /// The band kept around a canvas: half the largest point (so any point that can touch
     /// the canvas is centred inside the viewport), at most 64 px, and only what the
     /// driver's largest texture leaves room for.
-    package func guardBand(for canvas: Canvas) -> Int {
+    package nonisolated func guardBand(for canvas: Canvas) -> Int {
         let half = Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 1
         let side = info.maxCanvasSide
         let room = (min(side.width, side.height) - max(canvas.width, canvas.height)) / 2

@@ -81,7 +81,7 @@ public struct Scene: Sendable {
         }
     }
 
-    /// The live vertex buffer at frame `n` (docs/reference.md §9): every stamp born at or before frame
+    /// The live vertex buffer at frame `n` (docs/reference.md §3): every stamp born at or before frame
     /// n, aged by n, dead stamps gone, in draw order. This is exactly what is uploaded.
     public func batches(atFrame n: Int) -> [StampBatch] {
         let state = state(atFrame: n)

@@ -26,7 +26,7 @@ extension Scene {
     /// Birth and death frames of every stamp, in render frames: render frame n is frame
     /// n + startFrame of the script's clock (docs/reference.md §12). A stamp of age a at clock
     /// frame 0 is born at the first render frame n ≥ 0 with a + n + startFrame ≥ 0 and dies at
-    /// the first n with a + n + startFrame ≥ maxAge (docs/reference.md §9).
+    /// the first n with a + n + startFrame ≥ maxAge (docs/reference.md §3).
     package var timeline: SceneTimeline {
         let maxAge = effects.maxAge
         let start = session.startFrame

@@ -32,6 +32,9 @@ public struct SceneVideo: Sendable {
     public func run(frames: ClosedRange<Int>, renderer: Renderer, writer: Y4MWriter,
                     progress: (Int) -> Void = { _ in }) async throws {
         let layers = try await scene.makeLayers(on: renderer)
+        // "Detect edges" strokes take the scene's references: a part starting after a
+        // stroke's birth draws it as the whole video does.
+        try await renderer.presetEdgeReferences(scene, layers: layers, primitive: settings.primitive)
         let (scene, settings, canvas) = (self.scene, self.settings, self.scene.canvas)
         func image(_ n: Int) -> Task<Image, Error> {
             Task { try await renderer.render(scene.state(atFrame: n), layers: layers, canvas: canvas, settings: settings) }

@@ -6,7 +6,7 @@ import XCTest
 /// Every path draws the same frame: random scripts mixing every feature (`RandomScript`),
 /// each drawn by every path and compared. For each script:
 /// - one pass equals tiles at three random sizes, byte for byte;
-/// - `render --frames` shards joined equal the whole range, file for file;
+/// - `render --frames` shards joined equal the whole range, file for file, as PNGs and as video;
 /// - a bake with the kept sketch equals the full redraw, and `bake --frames A...B` equals
 ///   the same frames of the whole bake;
 /// - the CPU oracle agrees with a stroke layer within 2 per channel;
@@ -245,6 +245,21 @@ final class DifferentialTests: XCTestCase {
         for name in names where FileManager.default.contents(atPath: "\(whole)/\(name)")
             != FileManager.default.contents(atPath: "\(parts)/\(name)") {
             return "frames \(range) in \(n) shards: \(name) differs from the whole run's"
+        }
+        // The same range as a video: the parts' frames, in order, are the whole video's.
+        guard c.scene.canvas.width <= 4096, c.scene.canvas.height <= 4096 else { return nil }
+        let video = try TestSupport.stipple(["render", c.path, "-o", "\(whole).y4m", "--frames", range])
+        guard video.status == 0 else { return "render --frames \(range) -o .y4m failed: \(video.stderr)" }
+        var joined: [[UInt8]] = []
+        for k in 1...n {
+            let p = try TestSupport.stipple(["render", c.path, "-o", "\(parts)-\(k).y4m", "--frames", range, "--shard", "\(k)/\(n)"])
+            guard p.status == 0 else { return "-o .y4m --shard \(k)/\(n) failed: \(p.stderr)" }
+            joined += try VideoTestSupport.read("\(parts)-\(k).y4m").frames
+        }
+        let all = try VideoTestSupport.read("\(whole).y4m").frames
+        guard joined.count == all.count else { return "video shards wrote \(joined.count) frames, the whole \(all.count)" }
+        if let f = all.indices.first(where: { all[$0] != joined[$0] }) {
+            return "frames \(range) as video in \(n) shards: frame \(f) differs from the whole video's"
         }
         return nil
     }
