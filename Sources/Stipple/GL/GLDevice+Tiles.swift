@@ -48,11 +48,13 @@ extension GLDevice {
         return target
     }
 
-    /// Frees the tile target and its staging buffer (a later tile makes them again).
+    /// Frees the tile target, its staging buffer and the brush modes' targets (a later tile
+    /// makes them again).
     func endTiles() {
         tileTarget?.delete(gl)
         tileTarget = nil
         tileReadback = []
+        madeModes?.releaseTargets()
     }
 
     /// Reads the top-left `width` × `height` of the tile's canvas part into `band`

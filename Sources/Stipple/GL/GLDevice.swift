@@ -8,7 +8,13 @@ final class GLDevice {
     let gl: GL
     let drawer: FrameDrawer
     /// The brush modes' targets and programs, made on the first stroke layer.
-    lazy var modes = ModePasses(gl: gl)
+    var modes: ModePasses {
+        if let m = madeModes { return m }
+        let m = ModePasses(gl: gl)
+        madeModes = m
+        return m
+    }
+    private(set) var madeModes: ModePasses?
     /// The target frames are drawn into, kept while the canvas size stays the same.
     private(set) var frameTarget: Framebuffer?
     private var readback: [UInt8] = []

@@ -19,6 +19,15 @@ final class ModePasses {
         quad = VertexBuffer(gl: gl)
     }
 
+    /// Frees the targets (kept while frames of one size follow each other); the next stroke
+    /// layer makes them again.
+    var heldTargets: Int { [layer, before, blurred, shadow].compactMap { $0 }.count }
+
+    func releaseTargets() {
+        for slot in [layer, before, blurred, shadow] { slot?.delete(gl) }
+        (layer, before, blurred, shadow) = (nil, nil, nil, nil)
+    }
+
     /// A target of the canvas target's size and origin (the whole canvas, or a tile) with
     /// `band` around it, kept while it fits.
     private func target(_ slot: inout Framebuffer?, like canvas: Framebuffer, band: Int) throws -> Framebuffer {

@@ -150,6 +150,8 @@ extension Renderer {
             }
             tileDone()
         }
+        // The last band frees the tile's and the mode passes' targets: a streamed render ends here.
+        if n == frame.bandCount - 1 { device.endTiles() }
         return band
     }
 
@@ -202,6 +204,10 @@ extension Renderer {
 }
 
 extension Renderer {
+    /// The scratch targets held now: the tile's and the mode passes' (a render in tiles
+    /// frees them after its last band).
+    package func heldScratchTargets() -> Int { (device.tileTarget == nil ? 0 : 1) + (device.madeModes?.heldTargets ?? 0) }
+
     /// `scene` at `frame` planned in tiles (`tile`, or the driver's size), every edge
     /// reference resolved (`memo` keeps them from frame to frame).
     package func planTiles(_ scene: Scene, frame: Int, primitive: Primitive = .points, tile: Int? = nil) throws -> TiledFrame {

@@ -81,4 +81,22 @@ final class FramePlanTimelineTests: XCTestCase {
         let tiled = try await renderer.renderTiled(plan)
         XCTAssertEqual(tiled.pixels, one.pixels)
     }
+
+    /// A render in tiles, streamed band by band, frees the tile's target and the mode
+    /// passes' targets after its last band.
+    func testTiledRendersFreeTheirTargets() async throws {
+        let s = try scene("""
+            { "canvas": { "width": 300, "height": 200, "background": "#ffffff" },
+              "brushes": { "b": { "builtin": "soft-round" } },
+              "draw": [ { "brush": "b", "radius": 10, "color": "#ff0000", "effect": "soften",
+                          "points": [ { "x": 20, "y": 20, "t": 0 }, { "x": 280, "y": 180, "t": 0.1 } ] } ] }
+            """)
+        let renderer = try Renderer()
+        let plan = try await renderer.planTiles(s, frame: 3, tile: 64)
+        for n in 0..<plan.bandCount {
+            _ = try await renderer.renderBand(plan, n)
+            let held = await renderer.heldScratchTargets()
+            if n < plan.bandCount - 1 { XCTAssertGreaterThan(held, 0) } else { XCTAssertEqual(held, 0) }
+        }
+    }
 }
