@@ -100,3 +100,43 @@ final class FramePlanTimelineTests: XCTestCase {
         }
     }
 }
+
+/// The frame's passes: runs of plain entries, each stroke layer alone, in order.
+final class FramePassesTests: XCTestCase {
+    func testPlainRunsAndLayersInDrawOrder() {
+        var soften = StrokeMode()
+        soften.effect = .soften
+        var shadow = StrokeMode()
+        shadow.shadow = StrokeMode.Shadow()
+        let passes = FramePasses(modes: [nil, nil, soften, nil, shadow, shadow, nil])
+        XCTAssertEqual(passes.passes, [.stamps(0..<2), .layer(2, soften), .stamps(3..<4), .layer(4, shadow),
+                                       .layer(5, shadow), .stamps(6..<7)])
+        XCTAssertTrue(passes.hasLayers)
+        XCTAssertEqual(passes.spill, StrokeMode.Shadow().radius)
+        XCTAssertFalse(FramePasses(modes: [nil, nil]).hasLayers)
+        XCTAssertEqual(FramePasses(modes: []).passes, [])
+    }
+
+    /// A tile's cone grows only through the layers that reach it, chained.
+    func testConesFollowOnlyTheLayersThatReachATile() {
+        var soften = StrokeMode()
+        soften.effect = .soften
+        func batch(_ x: Float, _ y: Float) -> StampBatch {
+            var b = StampBatch(brushKey: "b", brush: .builtin(.softRound, size: 16),
+                               stamps: [SketchPoint(x: x, y: y, radius: 4, age: 0, dissolveAngle: 0)])
+            b.mode = soften
+            return b
+        }
+        let canvas = Canvas(width: 400, height: 400)
+        // Two softens on top of each other at (100, 100); one far away at (300, 300).
+        let reaches = PassReaches([batch(100, 100), batch(100, 100), batch(300, 300)], settings: RenderSettings(),
+                                  ageOffset: 0, canvas: canvas)
+        // The second reads 6 around the tile; the first changed only its stamp's box (95…105,
+        // a pixel of rounding on each side) and reads 6 around that: 89…111, 7 past the tile.
+        XCTAssertEqual(reaches.cone(PixelBox(x0: 96, y0: 96, x1: 104, y1: 104)), 7)
+        XCTAssertEqual(reaches.cone(PixelBox(x0: 296, y0: 296, x1: 304, y1: 304)), StrokeMode.blurRadius)
+        XCTAssertEqual(reaches.cone(PixelBox(x0: 0, y0: 300, x1: 50, y1: 350)), 0)
+        // The bound for any tile: the chain of the two overlapping layers' reads.
+        XCTAssertEqual(reaches.widestCone, 2 * StrokeMode.blurRadius)
+    }
+}
