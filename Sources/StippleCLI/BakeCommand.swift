@@ -96,6 +96,7 @@ struct BakeCommand: AsyncParsableCommand {
                     frames = try await bake.run(reader: input.reader, writer: output.writer, extraLayers: extra,
                                                 frames: part, readerAt: FFmpegProcess.isContainer(video) ? part?.lowerBound ?? 0 : 0,
                                                 progress: { progress.update($0) })
+                    if let part { try BakeFrames.checkEnded(written: frames, part: part, frames: self.frames, video: video) }
                 }
                 try input.finish()
                 try output.finish()

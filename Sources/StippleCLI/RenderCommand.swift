@@ -90,6 +90,7 @@ struct RenderCommand: AsyncParsableCommand {
         if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
         _ = try OutputKind.forRender(output, frames: frames != nil)
         let renderer = try makeRenderer()
+        try checkTile(renderer)
         let tiled = drawsInTiles(scene, renderer) && !(frames != nil && isVideoOutput(output))
         if !tiled { try scene.checkFits(renderer.info) }
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)

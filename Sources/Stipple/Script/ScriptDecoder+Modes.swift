@@ -62,7 +62,7 @@ extension ScriptDecoder {
         if let m = member("offset", in: members) {
             let items = try array(m.value, for: "shadow offset")
             guard items.count == 2 else {
-                throw fail(m.value.location, "shadow offset must be [dx, dy], two whole numbers of pixels; found \(items.count) items")
+                throw fail(m.value.location, "shadow offset must be [dx, dy], two whole numbers of pixels; found \(counted(items.count, "item"))")
             }
             let limit = StrokeMode.Shadow.maxOffset
             s.dx = try wholeNumber(items[0], for: "shadow offset dx (whole pixels)", in: -limit...limit)
