@@ -69,9 +69,7 @@ extension ScriptDecoder {
         }
         var c: [Float] = []
         for (item, name) in zip(items, ["red", "green", "blue", "alpha"]) {
-            let v = try float(item, for: "color \(name)")
-            guard (0...1).contains(v) else { throw fail(item.location, "color \(name) must be from 0 to 1, found \(literalText(item))") }
-            c.append(v)
+            c.append(try float(item, for: "color \(name)", in: 0...1, expected: "0 to 1"))
         }
         return Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
     }
