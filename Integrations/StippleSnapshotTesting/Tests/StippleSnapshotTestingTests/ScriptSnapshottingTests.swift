@@ -43,4 +43,64 @@ struct ScriptSnapshottingTests {
         #expect(moved.contains("max channel diff"), "\(moved)")
         #expect(moved.contains("diff image: "), "\(moved)")
     }
+
+    var snapshots: URL { folder.appendingPathComponent("__Snapshots__") }
+
+    func snapshotFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: snapshots.path)) ?? []).sorted()
+    }
+
+    /// Scripts that cannot be drawn, each with a piece of the error it must fail with.
+    func brokenScripts() throws -> [(URL, String)] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let cases = [
+            ("unknown-brush.json", #"{"canvas": {"width": 48, "height": 32}, "draw": [{"brush": "nope", "stamps": []}]}"#, "nope"),
+            ("not-json.json", #"{"canvas": {"width": 48,"#, "not-json.json:1:"),
+            ("bad-blur.json", #"{"canvas": {"width": 8, "height": 8}, "brushes": {"s": {"builtin": "soft-round"}}, "draw": [{"brush": "s", "stamps": [], "shadow": {"blur": -1e-300}}]}"#, "shadow blur"),
+        ]
+        var out: [(URL, String)] = []
+        for (name, text, says) in cases {
+            let url = folder.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            out.append((url, says))
+        }
+        out.append((folder.appendingPathComponent("missing.json"), "missing.json"))
+        return out
+    }
+
+    @Test(arguments: [SnapshotTestingConfiguration.Record.missing, .all, .never, .failed])
+    func aScriptThatCannotBeDrawnFailsEveryTimeWithItsErrorAndRecordsNothing(
+        record: SnapshotTestingConfiguration.Record) throws {
+        for (url, says) in try brokenScripts() {
+            for _ in 0..<2 {
+                var message: String?
+                withKnownIssue {
+                    message = verifySnapshot(of: url, as: .stippleScript(frame: 0), named: "broken", record: record,
+                                             snapshotDirectory: snapshots.path, timeout: 0.5, testName: "script")
+                } matching: { issue in
+                    "\(issue)".contains(url.lastPathComponent) && "\(issue)".contains(says)
+                }
+                #expect(message != nil, "\(url.lastPathComponent): the assertion fails too")
+                #expect(snapshotFiles().isEmpty, "\(url.lastPathComponent): nothing recorded: \(snapshotFiles())")
+            }
+        }
+    }
+
+    @Test func aMaskThatCannotBeLoadedFailsTheComparison() throws {
+        let here = try script(dotAt: 20)
+        _ = verify(here, record: .missing)
+        let missing = folder.appendingPathComponent("no-such-mask.png").path
+        let message = try #require(verify(here, record: .never, tolerance: GoldenTolerance(maskPath: missing)))
+        #expect(message.contains("mask cannot be used") && message.contains("no-such-mask.png"), "\(message)")
+    }
+
+    @Test func anEmptyOrDamagedReferenceNeverMatches() throws {
+        let here = try script(dotAt: 20)
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        for bytes in [Data(), Data("not a png".utf8)] {
+            try bytes.write(to: snapshots.appendingPathComponent("script.dot.png"))
+            let message = try #require(verify(here, record: .never))
+            #expect(message.contains("not a PNG Stipple reads"), "\(message)")
+        }
+    }
 }
