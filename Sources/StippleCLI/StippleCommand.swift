@@ -92,7 +92,8 @@ enum Main {
         if let (name, distance) = near, distance <= max(1, name.count / 3) {
             return "Unknown command '\(shown)'; did you mean '\(name)'?"
         }
-        return "Unknown command '\(shown)'; the commands are \(commandNames.dropLast().joined(separator: ", "))"
+        let listed = commandNames.dropLast().filter { !$0.hasPrefix("_") }
+        return "Unknown command '\(shown)'; the commands are \(listed.joined(separator: ", "))"
     }
 
     /// Levenshtein distance, for the suggestion above (command names are short).

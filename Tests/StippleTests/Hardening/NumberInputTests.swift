@@ -56,6 +56,15 @@ final class NumberInputTests: XCTestCase {
         XCTAssertTrue(bake.stderr.contains("baked 1 frame "), bake.stderr)
     }
 
+    func testAnEmptyShardChecksItsOutputAsEveryShardDoes() throws {
+        let f = try folder("empty-shard-output")
+        try f.assertRefused(["render", "s.json", "-o", "s.json", "--frames", "20...20", "--shard", "3/4"],
+                            saysAll: ["s.json: --frames writes a folder of PNGs, and this is a file"])
+        let run = try f.run(["render", "s.json", "-o", "parts", "--frames", "20...20", "--shard", "3/4"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: f.path("parts")), "an empty part makes no folder")
+    }
+
     func testShardPartsCoverAnyRangeInOrderWithoutOverflow() {
         let ranges = [0...Int.max, (Int.max - 1)...Int.max, 0...10, 5...5, Int.max...Int.max]
         let counts = [1, 2, 3, 7, Int.max, Int.max - 1, 1 << 62]
