@@ -84,6 +84,9 @@ extension Renderer {
         keptSketches.removeValue(forKey: handle.id)?.target.map(device.deleteTarget)
     }
 
+    /// Kept sketches this renderer holds (each a canvas-sized target).
+    package var keptSketchCount: Int { keptSketches.count }
+
     private func renderKept(_ kept: inout KeptSketch.State, layers ids: [LayerID], canvas: Canvas, frame: Int,
                             settings: RenderSettings) throws -> SketchUpdate {
         let whole = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
