@@ -103,4 +103,53 @@ struct ScriptSnapshottingTests {
             #expect(message.contains("not a PNG Stipple reads"), "\(message)")
         }
     }
+
+    /// Seeded byte mutations of a good script with brush modes: each either renders (and is
+    /// recorded as a PNG of its canvas) or fails with the script's error and records nothing.
+    @Test func mangledScriptsRenderOrFailWithoutARecord() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let good = Array(#"""
+            {"canvas": {"width": 24, "height": 16, "background": "#101014"},
+             "brushes": {"soft": {"builtin": "soft-round"}},
+             "draw": [{"brush": "soft", "color": "#ff3b30", "radius": 5, "blend": "screen", "strokeOpacity": 0.5,
+                       "shadow": {"offset": [2, 2], "blur": 1, "color": [0, 0, 0, 0.5]},
+                       "points": [{"x": 4, "y": 8, "t": 0}, {"x": 20, "y": 8, "t": 0.1}]},
+                      {"undo": 1, "t": 0.5}]}
+            """#.utf8)
+        var state: UInt64 = 20_261_125
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for i in 0..<24 {
+            var bytes = good
+            for _ in 0...(next() % 3) {
+                let at = next() % bytes.count
+                switch next() % 3 {
+                case 0: bytes[at] = UInt8(truncatingIfNeeded: next())
+                case 1: bytes.removeSubrange(at...)
+                default: bytes[at] = Array("{}[],:\"0-e.".utf8)[next() % 12]
+                }
+                if bytes.isEmpty { bytes = [UInt8(ascii: "{")] }
+            }
+            let url = folder.appendingPathComponent("mangled-\(i).json")
+            try Data(bytes).write(to: url)
+            let name = "mangled-\(i)"
+            let png = snapshots.appendingPathComponent("script.\(name).png").path
+            var message: String?
+            withKnownIssue(isIntermittent: true) {
+                message = verifySnapshot(of: url, as: .stippleScript(frame: 0), named: name, record: .missing,
+                                         snapshotDirectory: snapshots.path, timeout: 0.5, testName: "script")
+            } matching: { issue in
+                "\(issue)".contains(url.lastPathComponent)
+            }
+            let text = try #require(message, "\(name): a first run always fails (recorded, or refused)")
+            if text.contains("Automatically recorded snapshot") {
+                let image = try Image(contentsOfPNG: png)
+                #expect(image.width >= 1 && image.height >= 1, "\(name): a PNG of its canvas")
+            } else {
+                #expect(!FileManager.default.fileExists(atPath: png), "\(name): a refused script records nothing")
+            }
+        }
+    }
 }
