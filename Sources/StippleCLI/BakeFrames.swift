@@ -35,15 +35,16 @@ enum BakeFrames {
 
     static func pastEnd(_ r: FrameRange, total: Int, video: String) -> InputError {
         InputError(file: video == "-" ? "stdin" : video,
-                   "has \(total) frame\(total == 1 ? "" : "s") (0...\(total - 1)), and --frames \(r.lower)...\(r.upper) "
+                   "has \(total == 0 ? "no frames" : "\(counted(total, "frame")) (0...\(total - 1))"), and --frames \(r.lower)...\(r.upper) "
                    + "goes past its last frame; give a range within it")
     }
 
-    /// After a bake of `part` that wrote `written` frames: an input that ended before the
-    /// range did is an error (the output is removed), never a shorter video without a word.
-    static func checkEnded(written: Int, part: ClosedRange<Int>, frames: FrameSelection?, video: String) throws {
+    /// After a bake of `part` that wrote `written` frames, the input having `read` frames in
+    /// all when it ended: an input that ended before the range did is an error (the output is
+    /// removed), never a shorter video without a word.
+    static func checkEnded(written: Int, read: Int, part: ClosedRange<Int>, frames: FrameSelection?, video: String) throws {
         guard written < part.count, case let .range(r)? = frames else { return }
-        throw pastEnd(r, total: part.lowerBound + written, video: video)
+        throw pastEnd(r, total: read, video: video)
     }
 
     /// The number of video frames in a container, counted by ffprobe (decoding nothing:

@@ -40,6 +40,14 @@ final class CLIMessageTests: XCTestCase {
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertTrue(run.stderr.contains("stdin: has 30 frames (0...29), and --frames 25...40 goes past its last frame"), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: f.path("piped.y4m")))
+        // Past the end altogether: the count is still the stream's own.
+        let far = try TestSupport.run("/bin/sh", ["-c", #"exec "$0" "$@" < in.y4m"#, TestSupport.stippleBinary.path,
+                                                  "bake", "one.json", "--video", "-", "-o", "far.y4m", "--frames", "40...45"],
+                                      in: f.dir)
+        XCTAssertTrue(far.stderr.contains("stdin: has 30 frames (0...29), and --frames 40...45 goes past"), far.stderr)
+        try Data("YUV4MPEG2 W8 H8 F30:1 Ip A1:1 C420jpeg\n".utf8).write(to: URL(fileURLWithPath: f.path("empty.y4m")))
+        try f.assertRefused(["bake", "one.json", "--video", "empty.y4m", "-o", "out.y4m", "--frames", "0...3"],
+                            saysAll: ["empty.y4m: has no frames, and --frames 0...3 goes past its last frame"])
         let inside = try f.run(["bake", "one.json", "--video", "in.y4m", "-o", "ok.y4m", "--frames", "25...29"])
         XCTAssertEqual(inside.status, 0, inside.stderr)
     }
