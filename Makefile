@@ -21,7 +21,7 @@ BENCH_APT_PACKAGES := libcairo2
 N ?= 200
 SEED ?= 1
 
-.PHONY: differential docs integrations deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
+.PHONY: differential docs integrations deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz fuzz-cli examples clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -142,6 +142,20 @@ FUZZ_BUILD := cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=address \
 fuzz: deps
 	$(FUZZ_BUILD)
 	scripts/fuzz.sh "$$($(FUZZ_BUILD) --show-bin-path)" $(OUT)/fuzz $(FUZZ_RUNS) $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+# The command line fuzzed over its whole grammar (scripts with every brush-mode key, session
+# entries, events lines; render, bake, bisect, compare, stamps, describe, convert with their
+# numbers at every bound): FUZZ_CASES runs of the release build, two at a time, from FUZZ_SEED.
+# A crash, hang, memory past 2 GiB, a refusal that is not one line, a changed input, a failed
+# run's leftovers or out-of-range input accepted fails it; the counts per command and class,
+# and each finding's files, go to $(OUT)/fuzz-cli/. `make test` runs 40 cases of it.
+FUZZ_CASES ?= 5000
+FUZZ_SEED ?= 1
+fuzz-cli: build-release
+	$(SWIFT) build --build-tests
+	STIPPLE_FUZZ_CASES=$(FUZZ_CASES) STIPPLE_FUZZ_SEED=$(FUZZ_SEED) STIPPLE_FUZZ_OUT=$(abspath $(OUT))/fuzz-cli \
+	  STIPPLE_FUZZ_BINARY=$$($(SWIFT) build -c release --show-bin-path)/stipple \
+	  $(SWIFT) test --skip-build --filter CLIGrammarFuzzTests
 
 # The brush-mode examples (examples/brush-modes/*.json) rendered into docs/images/, with the
 # photo they retouch as the "before" picture.

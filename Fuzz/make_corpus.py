@@ -58,6 +58,19 @@ modes_cases = {
     "modes-shadow-on-erase": '{"brush":"s","stamps":[],"blend":"erase","shadow":{"offset":[4096,-4096],"blur":64}}',
     "modes-bad-values": '{"brush":"s","stamps":[],"edges":{"tolerance":255.5},"shadow":{"offset":[0.5,1],"color":[0,0,0,1]}}',
 }
+# Every blend and effect name, every key's edge values, session entries at the bounds.
+stroke = '{"brush":"s","color":"#ff0000","points":[{"x":4,"y":4,"t":0},{"x":60,"y":40,"t":0.5}]'
+for b in ("over", "erase", "multiply", "screen", "add"):
+    modes_cases["modes-blend-" + b] = stroke + ',"blend":"%s"}' % b
+for e in ("lighten", "darken", "saturate", "desaturate", "soften", "sharpen", "blur"):
+    modes_cases["modes-effect-" + e] = stroke + ',"effect":"%s","edges":{}}' % e
+modes_cases.update({
+    "modes-opacity-edges": stroke + ',"strokeOpacity":1.00000000000000001},' + stroke + ',"strokeOpacity":-1e-300}',
+    "modes-shadow-edges": stroke + ',"shadow":{"blur":-1e-300,"color":[0,0,1,0.5],"offset":[-4096,4096]}},'
+                          + stroke + ',"shadow":{"blur":64,"color":[0,0,1]}}',
+    "session-bounds": stroke + '},{"undo":1,"t":600000},{"redo":1,"t":559240},{"clear":true,"t":-1e15}',
+    "session-every-verb": stroke + '},' + stroke + '},{"undo":2,"t":0.2},{"redo":1,"t":0.3},{"clear":true,"t":0.4},{"undo":1,"t":0.5}',
+})
 for name, entries in modes_cases.items():
     out("FuzzScript", name + ".json", modes_head + entries + "]}")
 for name, data in {"n_utf8_ff": b'["\xff"]', "n_utf8_overlong": b'["\xc0\xaf"]', "n_utf8_surrogate": b'["\xed\xa0\x80"]'}.items():

@@ -74,6 +74,9 @@ stp_png_stream *stp_png_stream_open(int fd, int width, int height, int level, ch
 }
 
 int stp_png_stream_write_rows(stp_png_stream *s, const unsigned char *rgba, int count, char *err, size_t errlen) {
+    // A closed (NULL) stream or missing rows are refused, never dereferenced.
+    if (!s) { stp_say(err, errlen, "the PNG stream is closed"); return -1; }
+    if (!rgba && count > 0) { stp_say(err, errlen, "no rows given"); return -1; }
     if (s->failed) { stp_say(err, errlen, "the PNG stream failed earlier"); return -1; }
     if (count < 0 || s->written + count > s->height) {
         stp_say(err, errlen, "%d more rows do not fit a %d-row image (%d written)", count, s->height, s->written);
@@ -92,7 +95,12 @@ int stp_png_stream_write_rows(stp_png_stream *s, const unsigned char *rgba, int 
 }
 
 int stp_png_stream_close(stp_png_stream *s, int finish, char *err, size_t errlen) {
-    if (!s) return 0;
+    // Nothing to free; but a closed stream cannot finish a PNG.
+    if (!s) {
+        if (!finish) return 0;
+        stp_say(err, errlen, "the PNG stream is closed");
+        return -1;
+    }
     int rc = 0;
     if (finish) {
         if (s->failed || s->written != s->height) {

@@ -96,6 +96,12 @@ struct BakeCommand: AsyncParsableCommand {
                     frames = try await bake.run(reader: input.reader, writer: output.writer, extraLayers: extra,
                                                 frames: part, readerAt: FFmpegProcess.isContainer(video) ? part?.lowerBound ?? 0 : 0,
                                                 progress: { progress.update($0) })
+                    if let part {
+                        // A container's reader starts at the part's first frame (ffmpeg seeks).
+                        let read = input.reader.framesRead + (FFmpegProcess.isContainer(video) ? part.lowerBound : 0)
+                        try BakeFrames.checkEnded(written: frames, read: read, part: part,
+                                                  frames: self.frames, video: video)
+                    }
                 }
                 try input.finish()
                 try output.finish()

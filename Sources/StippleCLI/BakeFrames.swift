@@ -11,7 +11,13 @@ enum BakeFrames {
                         count: () throws -> Int?) throws -> ClosedRange<Int>?? {
         var whole: ClosedRange<Int>?
         switch frames {
-        case let .range(r)?: whole = r.lower...r.upper
+        case let .range(r)?:
+            whole = r.lower...r.upper
+            // A range past the input's last frame is refused before any work when the count
+            // is known; a stream that ends early is refused when it ends (`checkEnded`).
+            if let total = try count(), r.upper >= total {
+                throw pastEnd(r, total: total, video: video)
+            }
         case .all?, nil:
             guard shard != nil || frames != nil else { return .some(nil) }
             guard let total = try count() else {
@@ -25,6 +31,20 @@ enum BakeFrames {
         guard let shard else { return .some(whole) }
         // An empty part (more parts than frames) writes a header and no frame.
         return shard.part(of: whole).map { .some($0) } ?? nil
+    }
+
+    static func pastEnd(_ r: FrameRange, total: Int, video: String) -> InputError {
+        InputError(file: video == "-" ? "stdin" : video,
+                   "has \(total == 0 ? "no frames" : "\(counted(total, "frame")) (0...\(total - 1))"), and --frames \(r.lower)...\(r.upper) "
+                   + "goes past its last frame; give a range within it")
+    }
+
+    /// After a bake of `part` that wrote `written` frames, the input having `read` frames in
+    /// all when it ended: an input that ended before the range did is an error (the output is
+    /// removed), never a shorter video without a word.
+    static func checkEnded(written: Int, read: Int, part: ClosedRange<Int>, frames: FrameSelection?, video: String) throws {
+        guard written < part.count, case let .range(r)? = frames else { return }
+        throw pastEnd(r, total: read, video: video)
     }
 
     /// The number of video frames in a container, counted by ffprobe (decoding nothing:

@@ -39,7 +39,10 @@ struct BisectCommand: AsyncParsableCommand {
     var diff: String?
 
     func validate() throws {
-        if frame < 0 { throw ValidationError("Please give --frame as 0 or more.") }
+        // The bound `render` and `stamps` hold frames to (docs/limits.md).
+        if !(0...Limits.maxFrame).contains(frame) {
+            throw ValidationError("Please give a frame from 0 to \(Limits.maxFrame) (got \(frame)).")
+        }
     }
 
     func run() async throws {
@@ -76,7 +79,7 @@ struct BisectCommand: AsyncParsableCommand {
             var box = ""
             if let b = probe.bounds { box = " in \(b.width)×\(b.height) pixels at (\(b.x), \(b.y))" }
             print("\(script):\(entry.location): draw entry \(index + 1) of \(loaded.draw.count) makes frame \(frame) "
-                  + "differ from \(golden): \(probe.comparison.pixelsHeldAgainstP) pixels beyond the tolerance\(box), "
+                  + "differ from \(golden): \(counted(probe.comparison.pixelsHeldAgainstP, "pixel")) beyond the tolerance\(box), "
                   + "max channel diff \(probe.comparison.maxChannelDifference); the \(shown - 1) entries before it match "
                   + "(\(search.renderedPrefixes) prefixes rendered)")
         }

@@ -40,7 +40,7 @@ struct CompareCommand: ParsableCommand {
             print(try ComparisonJSON.object(result))
         } else {
             let over = limits.perceptual.map { "perceptual \($0)" } ?? "\(limits.maxChannelDiff)"
-            print("\(result.passes ? "same" : "DIFFERENT"): \(result.summary); allowed \(result.allowedPixels) pixels over \(over)")
+            print("\(result.passes ? "same" : "DIFFERENT"): \(result.summary); allowed \(counted(result.allowedPixels, "pixel")) over \(over)")
         }
         if !result.passes { throw ExitCode(ExitStatus.differs) }
     }

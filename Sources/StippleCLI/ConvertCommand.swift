@@ -28,7 +28,7 @@ struct ConvertCommand: ParsableCommand {
         let to = try OutputKind.forStamps(output)
         let stamps = from == .stampsJSON ? try StampsJSON.read(path: input) : try SketchPointsFile.read(path: input)
         let bytes = try writeStamps(stamps, as: to, to: output)
-        note("\(output): \(stamps.count) stamps from \(input) (\(bytes) bytes)")
+        note("\(output): \(counted(stamps.count, "stamp")) from \(input) (\(counted(bytes, "byte")))")
     }
 }
 

@@ -59,7 +59,7 @@ struct DescribeCommand: ParsableCommand {
             let end = t.lastFrame != nil ? "the last stamp's last frame" : "nothing changes after it"
             lines.append(("first frame", "\(frames.lowerBound) (the first stamp is born)"))
             lines.append(("last frame", "\(frames.upperBound) (\(end))"))
-            lines.append(("length", "\(frames.upperBound + 1) frames from 0, \(number(Double(frames.upperBound + 1) / fps)) s at \(number(fps)) fps"))
+            lines.append(("length", "\(counted(frames.upperBound + 1, "frame")) from 0, \(number(Double(frames.upperBound + 1) / fps)) s at \(number(fps)) fps"))
             lines.append(("render all", "stipple render \(script) -o frames/ --frames 0...\(frames.upperBound)"))
         } else {
             lines.append(("frames", "none shows a stamp"))

@@ -55,6 +55,10 @@ enum OutputKind: String, Equatable {
             return .frameFolder
         }
         if let kind = renderFrame[ext] { return kind }
+        if output == "-" || renderFrames[ext] == .video {
+            throw InputError(file: output, "a video is a range of frames: give --frames A...B (or --frames all) "
+                + "with -o \(output == "-" ? "-" : "a .\(ext) file"); one frame is written as .png")
+        }
         let what = ext.isEmpty ? "has no extension" : "is a .\(ext) file"
         throw InputError(file: output, "render writes \(list(renderFrame)) images, and this \(what); "
             + "give -o a path ending in \(list(renderFrame)) (or a folder with --frames A...B)")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Stipple
 
@@ -14,25 +15,22 @@ extension RenderCommand {
     /// `showBands`, a progress line counts the bands.
     func renderTiledPNG(_ scene: Scene, frame n: Int, to path: String, renderer: Renderer,
                         settings: RenderSettings, exclusive: Bool, showBands: Bool) async throws {
-        let tiled = try await renderer.planTiles(scene, frame: n, primitive: settings.primitive, tile: tile)
-        let progress = showBands ? ProgressLine(total: tiled.bandCount, label: "rendering bands of tiles") : nil
-        let writer = try PNGBandWriter(path: path, width: scene.canvas.width, height: scene.canvas.height,
-                                       compression: Int32(compression), exclusive: exclusive)
-        // The next band is drawn on the render thread while this one is encoded here: two
-        // bands in memory at most.
-        var next: Task<[UInt8], Error>? = Task { try await renderer.renderBand(tiled, 0) }
-        do {
-            for band in 0..<tiled.bandCount {
-                var rows = try await next!.value
-                next = band + 1 < tiled.bandCount ? Task { try await renderer.renderBand(tiled, band + 1) } : nil
-                try writer.write(premultiplied: &rows)
-                progress?.update(band + 1)
-            }
-            try writer.finish(durable: frames == nil)
-        } catch {
-            if let next { _ = try? await next.value }
-            writer.abandon()
-            throw error
+        var progress: ProgressLine?
+        try await renderer.writePNG(scene, frame: n, to: path, primitive: settings.primitive, tile: tile,
+                                    compression: compression, exclusive: exclusive, durable: frames == nil) { done, count in
+            guard showBands else { return }
+            if progress == nil { progress = ProgressLine(total: count, label: "rendering bands of tiles") }
+            progress?.update(done)
+        }
+    }
+
+    /// `--tile N` is at most what the driver holds (`stipple info`'s largest canvas side).
+    func checkTile(_ renderer: Renderer) throws {
+        guard let tile else { return }
+        let side = renderer.info.maxCanvasSide, most = min(side.width, side.height)
+        guard tile <= most else {
+            throw ValidationError("--tile \(tile) is larger than this driver holds: a tile is at most \(most) pixels a side here "
+                                  + "(see 'stipple info').")
         }
     }
 

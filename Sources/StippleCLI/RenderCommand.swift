@@ -90,6 +90,7 @@ struct RenderCommand: AsyncParsableCommand {
         if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
         _ = try OutputKind.forRender(output, frames: frames != nil)
         let renderer = try makeRenderer()
+        try checkTile(renderer)
         let tiled = drawsInTiles(scene, renderer) && !(frames != nil && isVideoOutput(output))
         if !tiled { try scene.checkFits(renderer.info) }
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
@@ -104,6 +105,9 @@ struct RenderCommand: AsyncParsableCommand {
                 return try await renderVideo(scene, part, output: output, renderer: renderer, settings: settings)
             }
             guard let part else {
+                // Nothing to write; the output is still checked as every part's is (a folder, or
+                // a path where one can be made), so that a bad -o fails every shard alike.
+                try OutputFolder.make(output, for: "--frames").removeIfEmpty()
                 note("\(output): shard \(shard ?? "") of \(range.count) frame\(range.count == 1 ? "" : "s") is empty; nothing written")
                 return
             }

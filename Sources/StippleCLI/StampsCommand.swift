@@ -39,7 +39,7 @@ struct StampsCommand: AsyncParsableCommand {
         let kind = try OutputKind.forStamps(output)
         let live = scene.batches(atFrame: frame).flatMap(\.stamps)
         let bytes = try writeStamps(live, as: kind, to: output)
-        note("\(output): \(live.count) stamps at frame \(frame) (\(bytes) bytes)")
+        note("\(output): \(counted(live.count, "stamp")) at frame \(frame) (\(counted(bytes, "byte")))")
     }
 }
 

@@ -41,6 +41,10 @@ enum Main {
     static func main() async {
         // The program owns its signals: a killed run removes its temporaries.
         TemporaryFiles.removeOnFatalSignals()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let message = unknownCommand(arguments) {
+            fail("\(message) (see 'stipple --help')", status: ExitStatus.usage)
+        }
         do {
             var command = try StippleCommand.parseAsRoot(TestCommand.normalized(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -72,6 +76,42 @@ enum Main {
             fail("\(message) (see '\(helpCommand(for: Array(CommandLine.arguments.dropFirst())))')",
                  status: ExitStatus.usage)
         }
+    }
+
+    /// The commands by name, `help` (ArgumentParser's) included.
+    static var commandNames: [String] {
+        StippleCommand.configuration.subcommands.map { $0.configuration.commandName ?? "" } + ["help"]
+    }
+
+    /// "Unknown command 'rendr'; did you mean 'render'?" when the first argument is a word
+    /// and no command's name, before ArgumentParser reads on and complains about an option
+    /// that the command it could not find would have taken.
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
+        let shown = InputError.escaped(first)
+        let near = commandNames.map { ($0, editDistance(first.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        if let (name, distance) = near, distance <= max(1, name.count / 3) {
+            return "Unknown command '\(shown)'; did you mean '\(name)'?"
+        }
+        let listed = commandNames.dropLast().filter { !$0.hasPrefix("_") }
+        return "Unknown command '\(shown)'; the commands are \(listed.joined(separator: ", "))"
+    }
+
+    /// Levenshtein distance, for the suggestion above (command names are short).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.prefix(64)), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let saved = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = saved
+            }
+        }
+        return row[b.count]
     }
 
     /// `stipple render --help` when the arguments name a command, else `stipple --help`.

@@ -30,9 +30,13 @@ struct FrameRange: ExpressibleByArgument, Sendable {
 
     /// Parses `A...B`; the error says which form is wanted and why this one is not it.
     static func parse(_ argument: String) throws -> FrameRange {
-        let text = argument.trimmingCharacters(in: .whitespaces)
+        // Spaces are refused, as in every number on the command line (`--frame " 3"`, `--shard " 1/2"`).
+        let text = argument
         // ArgumentParser prefixes "The value 'X' is invalid for '--frames <A...B>': ".
         let wanted = "give whole frames from 0 as A...B with three dots and A ≤ B, e.g. 0...119"
+        if text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+            throw ValidationError("\(wanted) (without spaces)")
+        }
         if let single = Int(text) {
             throw ValidationError("\(wanted) (for frame \(single) alone: --frames \(single)...\(single), or --frame \(single))")
         }
@@ -46,19 +50,23 @@ struct FrameRange: ExpressibleByArgument, Sendable {
         }
         guard a >= 0 else { throw ValidationError("\(wanted) (frames start at 0)") }
         guard a <= b else { throw ValidationError("\(wanted) (\(a) is after \(b): did you mean \(b)...\(a)?)") }
+        // Bounded here, before any count or shard arithmetic can overflow.
+        guard b <= Limits.maxFrame else { throw ValidationError(pastLastFrame(a, b)) }
         return FrameRange(lower: a, upper: b)
     }
 
     var count: Int { upper - lower + 1 }
+
+    static func pastLastFrame(_ lower: Int, _ upper: Int) -> String {
+        "--frames \(lower)...\(upper) goes past frame \(Limits.maxFrame), the last frame Stipple renders."
+    }
     static var defaultValueDescription: String { "A...B" }
 
     /// The documented bounds (docs/limits.md): frames up to `Limits.maxFrame`, at most
     /// `Limits.maxFramesPerRun` a run (`written`: the frames this run writes, a shard's part).
     func validate(written: Int? = nil) throws {
+        guard upper <= Limits.maxFrame else { throw ValidationError(Self.pastLastFrame(lower, upper)) }
         let count = written ?? self.count
-        guard upper <= Limits.maxFrame else {
-            throw ValidationError("--frames \(lower)...\(upper) goes past frame \(Limits.maxFrame), the last frame Stipple renders.")
-        }
         guard count <= Limits.maxFramesPerRun else {
             throw ValidationError("--frames \(lower)...\(upper) is \(count) frames\(written == nil ? "" : " in this shard"); "
                                   + "one run writes at most \(Limits.maxFramesPerRun) (--shard K/N splits a range into N runs).")

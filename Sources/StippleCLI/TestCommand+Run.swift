@@ -14,8 +14,8 @@ extension TestCommand {
             cases = cases.filter { CasePattern.matchesAny($0.name, filter) }
             guard !cases.isEmpty else {
                 let names = suite.cases.prefix(6).map(\.name).joined(separator: ", ")
-                throw InputError(file: dir, "--filter \(filter.joined(separator: " ")) matches none of the "
-                                 + "\(suite.cases.count) cases (\(names)\(suite.cases.count > 6 ? ", …" : "")): nothing was tested")
+                throw InputError(file: dir, "--filter \(filter.joined(separator: " ")) matches none of the cases "
+                                 + "(\(counted(suite.cases.count, "case")) in all: \(names)\(suite.cases.count > 6 ? ", …" : "")): nothing was tested")
             }
         }
         let shard = self.shard.flatMap(Shard.init)
@@ -23,7 +23,7 @@ extension TestCommand {
             let all = cases
             cases = all.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
             guard !cases.isEmpty else {
-                throw InputError(file: dir, "shard \(shard) selects none of the \(all.count) cases: nothing was tested")
+                throw InputError(file: dir, "shard \(shard) selects none of the cases (\(counted(all.count, "case")) in all): nothing was tested")
             }
         }
         let env = ProcessInfo.processInfo.environment

@@ -73,7 +73,7 @@ public struct GoldenConfig: Sendable, Equatable {
             guard !items.isEmpty else { throw d.fail(m.value.location, "frames is empty; expected frame numbers such as [0, 5]") }
             var frames: [Int] = []
             for item in items {
-                let f = try whole(item, "a frame", 0...1_000_000, d)
+                let f = try whole(item, "a frame", 0...Limits.maxFrame, d)
                 guard !frames.contains(f) else { throw d.fail(item.location, "frame \(f) is listed twice") }
                 frames.append(f)
             }
@@ -85,7 +85,7 @@ public struct GoldenConfig: Sendable, Equatable {
             for r in try d.array(m.value, for: "ignore") {
                 let xs = try d.array(r, for: "an ignored rectangle [x, y, width, height]")
                 guard xs.count == 4 else {
-                    throw d.fail(r.location, "an ignored rectangle is [x, y, width, height], found \(xs.count) numbers")
+                    throw d.fail(r.location, "an ignored rectangle is [x, y, width, height], found \(counted(xs.count, "number"))")
                 }
                 var v: [Int] = []
                 for (i, x) in xs.enumerated() {

@@ -18,7 +18,7 @@ enum HTMLReportPage {
         var shard = report.shard.map { "<span class=\"count shard\">shard <b>\(e($0))</b></span>" } ?? ""
         let stale = report.staleTolerances.count
         if stale > 0 { shard += "<span class=\"count stale\"><b>\(stale)</b> tolerance\(stale == 1 ? "" : "s") looser than needed</span>" }
-        let verdict = report.failures.isEmpty ? "All \(cs.count) cases pass" : "\(report.failures.count) of \(cs.count) cases need attention"
+        let verdict = report.failures.isEmpty ? (cs.count == 1 ? "1 case passes" : "All \(cs.count) cases pass") : "\(report.failures.count) of \(counted(cs.count, "case")) need\(report.failures.count == 1 ? "s" : "") attention"
         return """
         <!doctype html>
         <html lang="en">

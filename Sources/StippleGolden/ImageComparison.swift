@@ -138,7 +138,7 @@ public struct ImageComparison: Sendable, Equatable {
         if !sizesMatch { return "sizes differ: expected \(expectedSize), actual \(actualSize)" }
         let at = worstPixel.map { " at \($0)" } ?? ""
         let over = tolerance.perceptualThreshold.map { "perceptual \($0)" } ?? "\(tolerance.maxChannelDifference)"
-        var s = "max channel diff \(maxChannelDifference)\(at), \(pixelsOverTolerance) of \(totalPixels) pixels over \(over)"
+        var s = "max channel diff \(maxChannelDifference)\(at), \(pixelsOverTolerance) of \(counted(totalPixels, "pixel")) over \(over)"
             + " (\(Self.percent(pixelsOverTolerance, of: totalPixels)))"
         if let n = tolerance.windowSize, let w = pixelsInWorstWindow { s += ", at most \(w) in any \(n)×\(n) window" }
         if pixelsAntialiased > 0 { s += ", \(pixelsAntialiased) anti-aliased forgiven" }

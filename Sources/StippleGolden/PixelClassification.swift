@@ -113,24 +113,26 @@ struct PixelClassification {
         }
     }
 
-    /// The most pixels held against P (`over`) in any `n`×`n` window (n clamped to the
-    /// image), by running column sums: pixelmatch's `windowSize` count.
+    /// The most pixels held against P (`over`) in any `n`×`n` window (each side clamped to
+    /// the image's), by running column sums: pixelmatch's `windowSize` count.
     func maxWindowCount(_ n: Int) -> Int {
-        let n = max(1, min(n, width, height))
+        // Each side clamped to the image's own, as pixelmatch does: a 40-wide window on a
+        // 40×10 image is the whole image, not 10×10.
+        let w = max(1, min(n, width)), h = max(1, min(n, height))
         guard width > 0, height > 0 else { return 0 }
         var columns = [Int](repeating: 0, count: width)
         var best = 0
         for y in 0..<height {
             for x in 0..<width {
                 if kinds[y * width + x] == Kind.over.rawValue { columns[x] += 1 }
-                if y >= n, kinds[(y - n) * width + x] == Kind.over.rawValue { columns[x] -= 1 }
+                if y >= h, kinds[(y - h) * width + x] == Kind.over.rawValue { columns[x] -= 1 }
             }
-            guard y >= n - 1 else { continue }
+            guard y >= h - 1 else { continue }
             var sum = 0
             for x in 0..<width {
                 sum += columns[x]
-                if x >= n { sum -= columns[x - n] }
-                if x >= n - 1 { best = max(best, sum) }
+                if x >= w { sum -= columns[x - w] }
+                if x >= w - 1 { best = max(best, sum) }
             }
         }
         return best

@@ -76,7 +76,9 @@ final class BadCommandLineTests: BadInputTestCase {
     }
 
     func testUnknownCommand() throws {
-        try assertRefused(["paint"], output: nil, status: 64, says: "Unexpected argument 'paint' (see 'stipple --help')")
+        try assertRefused(["paint"], output: nil, status: 64,
+                          says: "Unknown command 'paint'; the commands are render, stamps, describe, convert, brush, "
+                              + "compare, info, bench, test, bisect, bake (see 'stipple --help')")
     }
 
     // MARK: compare

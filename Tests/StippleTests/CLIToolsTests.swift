@@ -36,7 +36,7 @@ final class CLIToolsTests: XCTestCase {
         XCTAssertEqual(object["seconds"] as? Double, 1.7)
         // Frame 16 shows a stamp and frame 17 none: describe's frames are the ones that matter.
         let live16 = try TestSupport.stipple(["stamps", "s.json", "--frame", "16", "-o", "a.json"], in: dir)
-        XCTAssertTrue(live16.stderr.contains(": 1 stamps at frame 16"), live16.stderr)
+        XCTAssertTrue(live16.stderr.contains(": 1 stamp at frame 16"), live16.stderr)
         let live17 = try TestSupport.stipple(["stamps", "s.json", "--frame", "17", "-o", "b.json"], in: dir)
         XCTAssertTrue(live17.stderr.contains(": 0 stamps at frame 17"), live17.stderr)
     }
@@ -55,7 +55,7 @@ final class CLIToolsTests: XCTestCase {
         XCTAssertEqual(object["lastFrame"] as? Int, 24)
         for (frame, live) in [(4, 0), (5, 1), (24, 1), (25, 0)] {
             let stamps = try TestSupport.stipple(["stamps", "s10.json", "--frame", "\(frame)", "-o", "f\(frame).json"], in: dir)
-            XCTAssertTrue(stamps.stderr.contains(": \(live) stamps at frame \(frame)"), stamps.stderr)
+            XCTAssertTrue(stamps.stderr.contains(": \(live) stamp\(live == 1 ? "" : "s") at frame \(frame)"), stamps.stderr)
         }
         let all = try TestSupport.stipple(["render", "s10.json", "--frames", "all", "-o", "frames"], in: dir)
         XCTAssertEqual(all.status, 0, all.stderr)

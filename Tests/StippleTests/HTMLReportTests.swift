@@ -82,7 +82,7 @@ final class HTMLReportTests: XCTestCase {
                                  golden: "gone.png", actual: "gone.png", tolerance: .exact, driver: d)
         try HTMLReport.write(report: GoldenRunReport(driver: d, cases: [c]), to: dir.path)
         let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
-        XCTAssertTrue(html.contains("All 1 cases pass"))
+        XCTAssertTrue(html.contains("1 case passes"))
         XCTAssertFalse(html.contains("<img"))
         // An empty run still writes a page.
         try HTMLReport.write(report: GoldenRunReport(driver: d, cases: []), to: dir.path)

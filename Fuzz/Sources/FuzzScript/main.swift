@@ -15,7 +15,11 @@ private let fixtures: String = {
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     do {
-        _ = try Script.parse(bytes: bytes, path: "fuzz.json", directory: fixtures)
+        var script = try Script.parse(bytes: bytes, path: "fuzz.json", directory: fixtures)
+        // A timelapse of it at a speed the input picks (its length), from the least to the
+        // most a double holds: every touch and session time is checked before it is a frame.
+        let speeds = [5e-324, 1e-300, 1e-6, 2e-6, 0.5, 1, 20, 1e300, Double.greatestFiniteMagnitude]
+        do { try script.play(atSpeed: speeds[bytes.count % speeds.count]) } catch { Fuzz.answer(error) }
     } catch {
         Fuzz.answer(error)
         // A script without a canvas is what a bake reads (the video gives the size).

@@ -12,11 +12,12 @@ typedef struct stp_png_stream stp_png_stream;
 stp_png_stream *stp_png_stream_open(int fd, int width, int height, int level, char *err, size_t errlen);
 
 // Writes `count` more rows, `rgba` holding them back to back. 0 on success, -1 with err.
-// After a failure only stp_png_stream_close may be called.
+// After a failure only stp_png_stream_close may be called. A NULL stream is refused (-1).
 int stp_png_stream_write_rows(stp_png_stream *s, const unsigned char *rgba, int count, char *err, size_t errlen);
 
 // Ends the PNG when every row was written (`finish`), flushes the bytes into fd and frees
 // the stream. With finish 0 (a failed or abandoned image) it only frees. 0 on success.
+// A NULL stream: 0 with finish 0 (nothing to free), -1 with finish (no PNG to end).
 int stp_png_stream_close(stp_png_stream *s, int finish, char *err, size_t errlen);
 
 #endif

@@ -5,7 +5,11 @@ import CStipple
 /// (`StreamedOutput`: a temporary renamed into place by `finish`; a FIFO or device is
 /// written into as it is). Rows are given premultiplied, as the renderer reads them back,
 /// and written straight (an alpha-0 pixel as 0, 0, 0, 0), exactly as `PNGFile.write` would.
-package final class PNGBandWriter: @unchecked Sendable {
+///
+/// Not `Sendable`: a writer stays with the task that opened it (its stream is unlocked state),
+/// and the compiler holds every use to that. After `finish` or `abandon`, `write` and
+/// `finish` throw.
+package final class PNGBandWriter {
     private let output: StreamedOutput
     private var stream: OpaquePointer?
     package let width: Int
@@ -35,10 +39,11 @@ package final class PNGBandWriter: @unchecked Sendable {
     /// They are un-premultiplied in place.
     package func write(premultiplied rows: inout [UInt8]) throws {
         precondition(rows.count % (width * 4) == 0, "whole rows")
+        guard let open = stream else { throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned") }
         let count = rows.count / (width * 4)
         for i in stride(from: 0, to: rows.count, by: 4) { Image.unpremultiply(&rows, at: i) }
         var err = [CChar](repeating: 0, count: 512)
-        let rc = rows.withUnsafeBufferPointer { stp_png_stream_write_rows(stream, $0.baseAddress, Int32(count), &err, err.count) }
+        let rc = rows.withUnsafeBufferPointer { stp_png_stream_write_rows(open, $0.baseAddress, Int32(count), &err, err.count) }
         guard rc == 0 else {
             let why = String(cBuffer: err)
             abandon()
@@ -49,8 +54,9 @@ package final class PNGBandWriter: @unchecked Sendable {
 
     /// Ends the PNG and puts the file in place. Every row must have been written.
     package func finish(durable: Bool = true) throws {
+        guard let open = stream else { throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned") }
         var err = [CChar](repeating: 0, count: 512)
-        let rc = stp_png_stream_close(stream, 1, &err, err.count)
+        let rc = stp_png_stream_close(open, 1, &err, err.count)
         stream = nil
         guard rc == 0 else {
             output.abandon()

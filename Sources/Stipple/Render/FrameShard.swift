@@ -23,10 +23,19 @@ package struct FrameShard: Sendable, Equatable, CustomStringConvertible {
     package var description: String { "\(index)/\(count)" }
 
     /// This part of `range`; nil when it is empty (more parts than frames).
+    /// Any K/N and any range: the products are taken full width, so nothing overflows.
     package func part(of range: ClosedRange<Int>) -> ClosedRange<Int>? {
-        let total = range.count
-        let start = range.lowerBound + (index - 1) * total / count
-        let end = range.lowerBound + index * total / count - 1
-        return start <= end ? start...end : nil
+        // The count of frames, as UInt: `range.count` itself traps on 0...Int.max.
+        let total = UInt(bitPattern: range.upperBound &- range.lowerBound) &+ 1
+        // `k × total / N` for k = K - 1 and K, never more than total.
+        func boundary(_ k: Int) -> UInt {
+            let product = UInt(k).multipliedFullWidth(by: total)
+            return UInt(count).dividingFullWidth(product).quotient
+        }
+        let start = boundary(index - 1), end = boundary(index)
+        guard start < end else { return nil }
+        // Within the range: offsets below total, added to its lower bound.
+        let lower = range.lowerBound &+ Int(bitPattern: start)
+        return lower...(lower &+ Int(bitPattern: end - start - 1))
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A video's sketch kept on the GPU between frames. A frame draws again only the parts of
 /// the canvas that can differ from the last one — cells touched by stamps born (or
 /// appended by a live stroke) since then, by the stamps of layers shown or hidden since
@@ -5,24 +7,44 @@
 /// part cleared and drawn with every shown stamp that reaches it, in draw order, so the
 /// result is the full redraw's, byte for byte. Only those parts are read back.
 ///
-/// The GPU target belongs to the renderer's render thread: only `Renderer` methods touch it.
-package final class KeptSketch: @unchecked Sendable {
-    fileprivate var target: Framebuffer?
-    fileprivate var layers: [LayerID] = []
-    /// Each shown layer's stamp count after the last frame moved it on.
-    fileprivate var counts: [LayerID: Int] = [:]
-    fileprivate var frame = 0
-    /// False after a frame sent whole for direct blending: the compositor's converted copy
-    /// is behind, and the next frame that changes little is read back whole for it.
-    fileprivate var planesCurrent = false
-    /// Pixels drawn again and read back, boxes and frames drawn so far (what the benchmark reports).
-    package fileprivate(set) var redrawnPixels = 0
-    package fileprivate(set) var boxesDrawn = 0
-    package fileprivate(set) var framesDrawn = 0
-    /// Frames sent whole for direct blending.
-    package fileprivate(set) var directFrames = 0
+/// The GPU target and what the last frame drew belong to the renderer (its `keptSketches`,
+/// actor-isolated): only its render thread touches them. This handle names them and shows
+/// the figures the last frame left; `Renderer.endKept` frees the target.
+package final class KeptSketch: Sendable {
+    /// What a kept sketch holds between frames, in its renderer.
+    struct State {
+        var target: Framebuffer?
+        var layers: [LayerID] = []
+        /// Each shown layer's stamp count after the last frame moved it on.
+        var counts: [LayerID: Int] = [:]
+        var frame = 0
+        /// False after a frame sent whole for direct blending: the compositor's converted copy
+        /// is behind, and the next frame that changes little is read back whole for it.
+        var planesCurrent = false
+        var figures = Figures()
+    }
+
+    /// Pixels drawn again and read back, boxes and frames drawn so far (what the benchmark
+    /// reports), and frames sent whole for direct blending.
+    package struct Figures: Sendable {
+        var redrawnPixels = 0
+        var boxesDrawn = 0
+        var framesDrawn = 0
+        var directFrames = 0
+    }
+
+    let id = KeptSketch.ids.add(1, ordering: .relaxed).newValue
+    private static let ids = Atomic<Int>(0)
+    private let published = Mutex(Figures())
+
+    package var redrawnPixels: Int { published.withLock { $0.redrawnPixels } }
+    package var boxesDrawn: Int { published.withLock { $0.boxesDrawn } }
+    package var framesDrawn: Int { published.withLock { $0.framesDrawn } }
+    package var directFrames: Int { published.withLock { $0.directFrames } }
 
     package init() {}
+
+    fileprivate func publish(_ figures: Figures) { published.withLock { $0 = figures } }
 }
 
 /// What a frame of a video's sketch changed: boxes of the canvas and their new pixels.
@@ -50,8 +72,23 @@ struct SketchUpdate: Sendable {
 extension Renderer {
     /// Frame `frame` of `ids` over a transparent `canvas`, as the change since `kept` last
     /// drew. Stroke layers (brush modes) and image backgrounds draw whole frames.
-    func renderKept(_ kept: KeptSketch, layers ids: [LayerID], canvas: Canvas, frame: Int,
+    func renderKept(_ handle: KeptSketch, layers ids: [LayerID], canvas: Canvas, frame: Int,
                     settings: RenderSettings) throws -> SketchUpdate {
+        var kept = keptSketches[handle.id] ?? KeptSketch.State()
+        defer { keptSketches[handle.id] = kept; handle.publish(kept.figures) }
+        return try renderKept(&kept, layers: ids, canvas: canvas, frame: frame, settings: settings)
+    }
+
+    /// Frees a kept sketch's target: after its video's last frame.
+    func endKept(_ handle: KeptSketch) {
+        keptSketches.removeValue(forKey: handle.id)?.target.map(device.deleteTarget)
+    }
+
+    /// Kept sketches this renderer holds (each a canvas-sized target).
+    package var keptSketchCount: Int { keptSketches.count }
+
+    private func renderKept(_ kept: inout KeptSketch.State, layers ids: [LayerID], canvas: Canvas, frame: Int,
+                            settings: RenderSettings) throws -> SketchUpdate {
         let whole = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
         let shown = try ids.map { id -> StampLayer in
             guard let l = self.layers[id] else { throw RenderError("\(id) does not exist") }
@@ -99,17 +136,17 @@ extension Renderer {
             SketchUpdate.Patch(box: $0, pixels: try device.readKept(target, box: ($0.x0, $0.y0, $0.x1, $0.y1)),
                                bottomUp: true)
         }
-        kept.redrawnPixels += boxes.reduce(0) { $0 + $1.width * $1.height }
-        kept.boxesDrawn += boxes.count
-        kept.framesDrawn += 1
-        if direct { kept.directFrames += 1 }
+        kept.figures.redrawnPixels += boxes.reduce(0) { $0 + $1.width * $1.height }
+        kept.figures.boxesDrawn += boxes.count
+        kept.figures.framesDrawn += 1
+        if direct { kept.figures.directFrames += 1 }
         return SketchUpdate(replacesAll: replacesAll || readWhole, patches: patches, direct: direct)
     }
 
     /// The cells that can differ between the kept frame and `frame` (the layers as the last
     /// frame left them: this frame has not moved them on yet), or nil when the shown layers
     /// changed their order (then the frame is drawn whole).
-    private func changedCells(_ kept: KeptSketch, shown ids: [LayerID], canvas: Canvas, frame f: Int,
+    private func changedCells(_ kept: KeptSketch.State, shown ids: [LayerID], canvas: Canvas, frame f: Int,
                               effects: AgeEffects) -> DirtyCells? {
         let old = Set(kept.layers), now = Set(ids)
         guard kept.layers.filter(now.contains) == ids.filter(old.contains) else { return nil }

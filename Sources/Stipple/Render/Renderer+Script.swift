@@ -8,8 +8,10 @@ extension Scene {
 extension Renderer {
     /// Renders frame `frame` of a loaded script: the one way the command line, the golden
     /// runner and `StippleTesting` turn a script into an image. A canvas larger than the
-    /// driver can hold is drawn in tiles (the same pixels), into one image in memory.
+    /// driver can hold is drawn in tiles (the same pixels), into one image in memory; one
+    /// over `Renderer.maxImagePixels` is refused: `writePNG(_:frame:to:)` streams it to a file.
     public func render(_ scene: Scene, frame: Int, primitive: Primitive = .points) throws -> Image {
+        try Renderer.checkImageBudget(scene.canvas)
         if let image = try renderInTilesWhenTooLarge(scene, frame: frame, primitive: primitive) { return image }
         return try render(canvas: scene.canvas, batches: edgeResolvedBatches(scene, atFrame: frame, primitive: primitive),
                           settings: RenderSettings(effects: scene.effects, primitive: primitive))

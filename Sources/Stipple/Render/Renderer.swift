@@ -25,6 +25,8 @@ public actor Renderer {
     var nextSurface = 0
     /// Canvases part-way through frames with stroke layers (see `ModeSnapshots`).
     var modeSnapshots = ModeSnapshots()
+    /// Video sketches kept between frames (see `KeptSketch`), by id.
+    var keptSketches: [Int: KeptSketch.State] = [:]
 
     /// The renderer's own render thread: every method runs there, with its GL context current.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }

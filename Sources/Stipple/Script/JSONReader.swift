@@ -61,6 +61,16 @@ extension JSONReading {
         return f
     }
 
+    /// A number in `range`, checked as read (an IEEE double: `-1e-300` is below 0, and
+    /// `1.00000000000000001` is exactly 1) before it is narrowed to a 32-bit float, so that
+    /// narrowing cannot carry a value into the range. `expected` words the range in the error.
+    package func float(_ value: JSONValue, for what: String, in range: ClosedRange<Double>,
+                       expected: String) throws(InputError) -> Float {
+        let (v, _) = try number(value, for: what)
+        guard range.contains(v) else { throw fail(value.location, "\(what) must be from \(expected), found \(literalText(value))") }
+        return try float(value, for: what)
+    }
+
     /// A whole number in `range`. `1.0` and `1e3` are whole; plain integer literals are
     /// checked exactly, so a value beyond a Double's 53 bits cannot round into range.
     package func wholeNumber(_ value: JSONValue, for what: String, in range: ClosedRange<Int>) throws(InputError) -> Int {

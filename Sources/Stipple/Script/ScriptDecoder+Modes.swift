@@ -18,11 +18,7 @@ extension ScriptDecoder {
             mode.blend = b
         }
         if let m = member("strokeOpacity", in: members) {
-            let v = try float(m.value, for: "strokeOpacity")
-            guard (0...1).contains(v) else {
-                throw fail(m.value.location, "strokeOpacity must be from 0 to 1, found \(literalText(m.value))")
-            }
-            mode.strokeOpacity = v
+            mode.strokeOpacity = try float(m.value, for: "strokeOpacity", in: 0...1, expected: "0 to 1")
         }
         if let m = member("effect", in: members) {
             let name = try string(m.value, for: "effect in \(context)")
@@ -62,18 +58,15 @@ extension ScriptDecoder {
         if let m = member("offset", in: members) {
             let items = try array(m.value, for: "shadow offset")
             guard items.count == 2 else {
-                throw fail(m.value.location, "shadow offset must be [dx, dy], two whole numbers of pixels; found \(items.count) items")
+                throw fail(m.value.location, "shadow offset must be [dx, dy], two whole numbers of pixels; found \(counted(items.count, "item"))")
             }
             let limit = StrokeMode.Shadow.maxOffset
             s.dx = try wholeNumber(items[0], for: "shadow offset dx (whole pixels)", in: -limit...limit)
             s.dy = try wholeNumber(items[1], for: "shadow offset dy (whole pixels)", in: -limit...limit)
         }
         if let m = member("blur", in: members) {
-            let v = try float(m.value, for: "shadow blur")
-            guard v >= 0, v <= StrokeMode.Shadow.maxBlur else {
-                throw fail(m.value.location, "shadow blur (σ in pixels) must be from 0 to \(Int(StrokeMode.Shadow.maxBlur)), found \(literalText(m.value))")
-            }
-            s.blur = v
+            let most = StrokeMode.Shadow.maxBlur
+            s.blur = try float(m.value, for: "shadow blur (σ in pixels)", in: 0...Double(most), expected: "0 to \(Int(most))")
         }
         if let m = member("color", in: members) {
             if case .array = m.value.kind {

@@ -31,8 +31,11 @@ extension ScriptDecoder {
         }
         let t = try required("t", in: members, of: value, context: "\(what) (\(verb.key)): the time it acts from, seconds")
         let (time, _) = try self.number(t.value, for: "t of \(what)")
-        guard abs(time * script.fps) < 1e15 else {
-            throw fail(t.value.location, "t of \(what) is too far from 0 for a frame number")
+        // The bound of a touch time (docs/limits.md): frames and ages stay exact in Float32.
+        guard abs(time * script.fps) <= Limits.maxTouchFrame else {
+            throw fail(t.value.location, "t of \(what) is \(literalText(t.value)) s, frame \((time * script.fps).rounded(.down)) "
+                       + "at \(script.fps) fps; times must fall within \(Int(Limits.maxTouchFrame)) frames of frame 0 "
+                       + "(±\(Limits.maxTouchFrame / script.fps) s at this fps)")
         }
         let frame = SessionOp.clockFrame(of: time, fps: script.fps)
         return SessionOp(kind: kind, time: time, frame: frame, position: script.draw.count, location: value.location)
@@ -66,9 +69,7 @@ extension ScriptDecoder {
         }
         var c: [Float] = []
         for (item, name) in zip(items, ["red", "green", "blue", "alpha"]) {
-            let v = try float(item, for: "color \(name)")
-            guard (0...1).contains(v) else { throw fail(item.location, "color \(name) must be from 0 to 1, found \(literalText(item))") }
-            c.append(v)
+            c.append(try float(item, for: "color \(name)", in: 0...1, expected: "0 to 1"))
         }
         return Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
     }

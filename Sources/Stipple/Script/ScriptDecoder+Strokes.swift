@@ -78,11 +78,7 @@ extension ScriptDecoder {
 
     private func bounded(_ value: JSONValue, _ what: String, _ range: ClosedRange<Float>,
                          _ expected: String) throws(InputError) -> Float {
-        let v = try float(value, for: what)
-        guard range.contains(v) else {
-            throw fail(value.location, "\(what) must be from \(expected), found \(literalText(value))")
-        }
-        return v
+        try float(value, for: what, in: Double(range.lowerBound)...Double(range.upperBound), expected: expected)
     }
 
     /// `[low, high]`: a factor at pressure 0 and at pressure 1.

@@ -13,7 +13,7 @@ package enum SketchPointsFile {
         guard leftOver == 0 else {
             let at = bytes.count - leftOver
             throw InputError(file: path, location: .byte(at),
-                             "file size \(bytes.count) is not a multiple of \(size) bytes: \(leftOver) bytes left over at byte \(at)")
+                             "file size \(bytes.count) is not a multiple of \(size) bytes: \(counted(leftOver, "byte")) left over at byte \(at)")
         }
         let count = bytes.count / size
         // SketchPoint's memory layout is the record layout (SketchPointLayoutTests pins it).

@@ -53,7 +53,7 @@ extension JSONReading {
             throw fail(value.location, "expected an array of 9 numbers for stamp \(number), found \(value.kindDescription)")
         }
         guard items.count == names.count else {
-            throw fail(value.location, "stamp \(number) has \(items.count) numbers; expected 9: \(names.joined(separator: ", "))")
+            throw fail(value.location, "stamp \(number) has \(counted(items.count, "number")); expected 9: \(names.joined(separator: ", "))")
         }
         var fields = [Float](repeating: 0, count: names.count)
         for (i, item) in items.enumerated() {

@@ -69,6 +69,11 @@ struct EventDecoder {
                          + "\(VideoBake.formatRate(fps)) fps; touch times must fall within \(Int(Limits.maxTouchFrame)) "
                          + "frames of frame 0 (±\(String(format: "%.0f", Limits.maxTouchFrame / fps)) s at this fps)")
         }
+        // In a timelapse (`--speed` below 1) the frame is t × touchRate: bounded the same way.
+        guard abs(t * touchRate) <= Limits.maxTouchFrame else {
+            throw d.fail(tMember.value.location, "t = \(t) s is frame \(String(format: "%.0f", (t * touchRate).rounded(.down))) "
+                         + "at this --speed; touch times must fall within \(Int(Limits.maxTouchFrame)) frames of frame 0")
+        }
         guard t >= lastTime else {
             throw d.fail(tMember.value.location, "events out of order: t = \(t) s comes after an event at t = \(lastTime) s")
         }

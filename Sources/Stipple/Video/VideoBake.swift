@@ -9,7 +9,10 @@ import Foundation
 ///
 /// Frames stream: one frame is read, composited and written while the renderer draws the
 /// next sketch on its own thread, so memory stays a few frames however long the video.
-public final class VideoBake: @unchecked Sendable {
+///
+/// Not `Sendable`: its settings and timings are unlocked state, so a bake stays with the
+/// task that made it (the compiler holds every use to that).
+public final class VideoBake {
     /// The script drawn over the video.
     public let scene: Scene
     /// The input video's header; the output has the same.
@@ -202,9 +205,11 @@ public final class VideoBake: @unchecked Sendable {
             // The next sketch may be drawing: let it finish before the error ends the process
             // (exiting while the render thread is inside the driver can crash in its teardown).
             _ = try? await next.value
+            if let kept { await renderer.endKept(kept) }
             throw error
         }
         _ = try? await next.value
+        if let kept { await renderer.endKept(kept) }
         return n - first
     }
 }

@@ -71,7 +71,7 @@ public final class Y4MReader {
         guard end - start >= 6, Array(buffer[start..<start + 5]) == marker,
               buffer[start + 5] == 0x20 || buffer[start + 5] == 0x0A else { return }
         throw InputError(file: name, location: .byte(size),
-                         "frame 0 is truncated: the file holds \(rest) bytes after its header, and a FRAME line with "
+                         "frame 0 is truncated: the file holds \(counted(rest, "byte")) after its header, and a FRAME line with "
                          + "the planes of one \(header.width)×\(header.height) frame takes \(need)")
     }
 

@@ -70,7 +70,7 @@ final class OutputSafetyMoreTests: XCTestCase {
         _ = try Self.device(f, "dev.sketchpoints")
         let run = try f.run(["stamps", "s.json", "-o", "dev.sketchpoints"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stderr.contains("1 stamps at frame 0 (36 bytes)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("1 stamp at frame 0 (36 bytes)"), run.stderr)
     }
 
     func testAFIFOWithAReaderIsWrittenIntoNeverReplaced() throws {

@@ -77,7 +77,7 @@ final class ModeParsingTests: XCTestCase {
         fx.assertError(script(stamps + #""shadow": { "offset": [0, 5000] } }"#), at: "5000",
                        "shadow offset dy (whole pixels) must be a whole number from -4096 to 4096, found 5000")
         fx.assertError(script(stamps + #""shadow": { "offset": [1] } }"#), at: "[1]",
-                       "shadow offset must be [dx, dy], two whole numbers of pixels; found 1 items")
+                       "shadow offset must be [dx, dy], two whole numbers of pixels; found 1 item")
         fx.assertError(script(stamps + #""shadow": { "blur": 65 } }"#), at: "65",
                        "shadow blur (σ in pixels) must be from 0 to 64, found 65")
         fx.assertError(script(stamps + #""shadow": { "blur": -0.5 } }"#), at: "-0.5",

@@ -13,9 +13,23 @@ extension Diffing where Value == Image {
             toData: { image in Data((try? image.pngData()) ?? []) },
             fromData: { data in SnapshotPNG.decode(data) },
             diffV2: { expected, actual in
-                let mask = try? tolerance.loadMask(relativeTo: nil)
+                // A canvas is at least 1×1: an empty image is a reference that is no PNG (or an
+                // image that could not be encoded), never a match, even for another empty one.
+                if expected.width == 0 || expected.height == 0 {
+                    return ("Stipple: the reference snapshot is not a PNG Stipple reads (empty or damaged); "
+                            + "delete it to record it again", [])
+                }
+                if actual.width == 0 || actual.height == 0 {
+                    return ("Stipple: the snapshot is an empty \(actual.width)×\(actual.height) image", [])
+                }
+                let mask: Image?
+                do {
+                    mask = try tolerance.loadMask(relativeTo: nil)
+                } catch {
+                    return ("Stipple: the tolerance's mask cannot be used: \(error)", [])
+                }
                 let (comparison, diff) = ImageComparison.compareWithDiff(expected: expected, actual: actual,
-                                                                          tolerance: tolerance, mask: mask ?? nil)
+                                                                          tolerance: tolerance, mask: mask)
                 if comparison.passes { return nil }
                 let png = Data((try? diff.pngData()) ?? [])
                 let written = SnapshotPNG.writeDiff(png)

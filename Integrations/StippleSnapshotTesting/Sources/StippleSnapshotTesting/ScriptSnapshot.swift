@@ -1,6 +1,8 @@
 import Foundation
+import Synchronization
 import SnapshotTesting
 import Stipple
+import XCTest
 #if canImport(Testing)
 import Testing
 #endif
@@ -16,37 +18,52 @@ enum ScriptSnapshot {
 
     static let executor = QueueTaskExecutor()
 
-    /// The image of the script at `path` at `frame`. A script that cannot be read or drawn
-    /// is reported as the test's failure, and snapshots as an empty image.
+    /// The image of the script at `path` at `frame`, rendered while the test's thread waits.
+    /// A script that cannot be read or drawn fails the test with its error, every time: the
+    /// failure is recorded on the test's thread (Swift Testing or XCTest) and no image is
+    /// delivered, so swift-snapshot-testing neither compares nor records anything (it adds
+    /// that the snapshot timed out).
     static func render(path: String, frame: Int, primitive: Primitive) -> Async<Image> {
         Async { callback in
-            let done = Callback(callback)
+            let outcome = RenderOutcome()
+            let done = DispatchSemaphore(value: 0)
             Task(executorPreference: executor) {
                 do {
                     let scene = try Scene.load(path: path)
-                    done.call(try await renderer.get().render(scene, frame: frame, primitive: primitive))
+                    outcome.set(.success(try await renderer.get().render(scene, frame: frame, primitive: primitive)))
                 } catch {
-                    reportFailure("stippleScript: \(path): \(error)")
-                    done.call(Image(width: 0, height: 0, pixels: []))
+                    outcome.set(.failure(error))
                 }
+                done.signal()
+            }
+            done.wait()
+            switch outcome.get() {
+            case let .success(image)?: callback(image)
+            case let .failure(error)?: reportFailure("stippleScript: \(path): \(error)")
+            case nil: reportFailure("stippleScript: \(path): the render gave no result")
             }
         }
     }
 
-    /// To the running Swift Testing test (the task inherits it), and always to standard error.
-    static func reportFailure(_ message: String) {
+    /// Records a failure of the running test (Swift Testing's issue, else XCTest's), and
+    /// writes it to standard error.
+    static func reportFailure(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
         FileHandle.standardError.write(Data("stipple: \(message)\n".utf8))
         #if canImport(Testing)
-        if Test.current != nil { Issue.record(Comment(rawValue: message)) }
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: message))
+            return
+        }
         #endif
+        XCTFail(message, file: file, line: line)
     }
 }
 
-/// swift-snapshot-testing's completion, called once from the rendering task while the
-/// test's thread waits for it (an `XCTestExpectation`, which is thread-safe).
-struct Callback: @unchecked Sendable {
-    let call: (Image) -> Void
-    init(_ call: @escaping (Image) -> Void) { self.call = call }
+/// The render's result, handed from the rendering task to the waiting test thread.
+final class RenderOutcome: Sendable {
+    private let value = Mutex<Result<Image, any Error>?>(nil)
+    func set(_ result: Result<Image, any Error>) { value.withLock { $0 = result } }
+    func get() -> Result<Image, any Error>? { value.withLock { $0 } }
 }
 
 /// Runs tasks' jobs one after another on a dispatch queue.

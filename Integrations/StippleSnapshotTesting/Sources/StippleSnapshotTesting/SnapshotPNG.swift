@@ -8,7 +8,7 @@ import Testing
 /// a failure.
 enum SnapshotPNG {
     /// A snapshot file's bytes as an image. A file that is no PNG reads as an empty image,
-    /// which then fails the comparison on its size ("sizes differ: expected 0×0, …").
+    /// which never matches (see `Diffing.stipple`).
     static func decode(_ data: Data) -> Image {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("stipple-snapshot-\(UUID().uuidString).png").path

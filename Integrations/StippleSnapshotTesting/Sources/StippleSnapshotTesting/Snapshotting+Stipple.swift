@@ -27,6 +27,8 @@ extension Snapshotting where Value == URL, Format == Image {
     /// A script file rendered at `frame` (see `Scene.load(path:)`), snapshotted as `.stipple`.
     /// Rendering uses one renderer for the whole test process, opened on first use
     /// (`STIPPLE_EGL_PLATFORM` picks the EGL platform, as it does for the `stipple` command).
+    /// A script that cannot be read or drawn fails the test with the script's error, every
+    /// time, and nothing is recorded.
     ///
     /// ```swift
     /// assertSnapshot(of: URL(fileURLWithPath: "Scripts/ages.json"), as: .stippleScript(frame: 55))
