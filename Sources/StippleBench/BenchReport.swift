@@ -15,6 +15,8 @@ package struct BenchRow: Sendable, Codable {
     /// A ratio to the row it is compared with, and what that row is.
     package var ratio: Double?
     package var ratioTo: String?
+    /// What the ratio divides when it is not time ("RSS"): the table then names `ratioTo` alone.
+    package var ratioOf: String?
     package var note: String?
 
     package init(scenario: String, variant: String, workload: String, timing: Timing,

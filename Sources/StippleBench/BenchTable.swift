@@ -18,7 +18,7 @@ package enum BenchTable {
             var lines = [["variant", "workload", "median", "min", "p95", "figures", "ratio"]]
             for r in rows {
                 let figures = r.figures.keys.sorted().map { "\($0) \(number(r.figures[$0]!))" }.joined(separator: ", ")
-                let ratio = r.ratio.map { ratioText($0, r.ratioTo ?? "") } ?? ""
+                let ratio = r.ratio.map { r.ratioOf == nil ? ratioText($0, r.ratioTo ?? "") : String(format: "%.2f× %@", $0, r.ratioTo ?? "") } ?? ""
                 lines.append([r.variant, r.workload, ms(r.timing.median), ms(r.timing.min), ms(r.timing.p95), figures, ratio])
             }
             out += columns(lines)

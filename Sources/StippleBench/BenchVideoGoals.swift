@@ -65,7 +65,7 @@ extension BenchSuite {
 
     /// Median seconds of baking `script` over the synthetic video, `config.videoGoalReps` times.
     /// Also the last repetition's kept sketch (nil when drawn whole) and its steps' times.
-    private func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool,
+    func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool,
                             _ renderer: Renderer) async throws -> (Timing, KeptSketch?, BakeTimings) {
         let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
         var samples: [Double] = []
@@ -100,9 +100,9 @@ extension BenchSuite {
 
 
     /// `strokes` strokes of 10 samples over half a second each, started evenly over the
-    /// video, at random places: the script's path.
-    private func scriptFile(_ folder: String, _ name: String, strokes: Int, radius: Float, maxAge: Int,
-                            _ w: Int, _ h: Int, _ frames: Int) throws -> String {
+    /// video, at random places: the script's path. `keys` are added to every entry (a mode).
+    func scriptFile(_ folder: String, _ name: String, strokes: Int, radius: Float, maxAge: Int,
+                    _ w: Int, _ h: Int, _ frames: Int, keys: String = "") throws -> String {
         var rng = SplitMix64(seed: config.seed &+ UInt64(strokes))
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let seconds = Double(frames) / 30
@@ -114,7 +114,7 @@ extension BenchSuite {
                 defer { x += dx; y += dy }
                 return #"{"x": \#(x), "y": \#(y), "t": \#(t0 + Double(k) * 0.05), "pressure": 0.8}"#
             }
-            return ##"{"brush": "soft", "color": "#ff5030", "radius": \##(radius), "points": [\##(samples.joined(separator: ","))]}"##
+            return ##"{"brush": "soft", "color": "#ff5030", \##(keys)"radius": \##(radius), "points": [\##(samples.joined(separator: ","))]}"##
         }
         let path = (folder as NSString).appendingPathComponent("\(name).json")
         try """

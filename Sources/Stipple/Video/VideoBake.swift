@@ -82,8 +82,9 @@ public final class VideoBake: @unchecked Sendable {
 
     /// Hooks called before the sketch of frame n is drawn (live events); may add layers and
     /// session entries.
-    /// Draw each frame's sketch again only where it changed (the default); off, every frame
-    /// is drawn whole (the two give the same bytes).
+    /// Draw each frame's sketch again only where it changed, and a script with stroke layers
+    /// only where they reach (the default); off, every frame is drawn whole (the two give
+    /// the same bytes).
     package var keepsSketch = true
     /// The last `run`'s kept sketch: how much it drew again (the benchmark reports it).
     package private(set) var lastKept: KeptSketch?
@@ -115,7 +116,8 @@ public final class VideoBake: @unchecked Sendable {
         let canvas = Canvas(width: header.width, height: header.height)
         let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
-        let modes = scene.hasStrokeLayers ? ModeBake(renderer: renderer, conversion: conversion, settings: settings) : nil
+        let modes = scene.hasStrokeLayers
+            ? ModeBake(renderer: renderer, conversion: conversion, settings: settings, wholeFrames: !keepsSketch) : nil
         // The sketch stays on the GPU between frames: each frame draws and reads back only what
         // changed, and the sketch's Y′CbCr form here takes only those boxes.
         let kept = keepsSketch ? KeptSketch() : nil
@@ -189,6 +191,7 @@ public final class VideoBake: @unchecked Sendable {
             throw error
         }
         _ = try? await next.value
+        await modes?.finish()
         return n - first
     }
 }
