@@ -25,8 +25,10 @@ struct ModeSnapshots {
     }
 
     private var kept: [(base: Base, layers: [LayerKey], target: Framebuffer)] = []
-    /// How many snapshots are kept (each is a canvas-sized target).
-    static let limit = 3
+    /// How many snapshots are kept (each is a canvas-sized target). A frame drawn stroke by
+    /// stroke keeps one a stroke, the oldest dropped first: six cover three undos in a row
+    /// and the redraws between, each undo starting from the canvas just before its stroke.
+    static let limit = 6
 
     /// The keys of `chosen` at frame `f`, or nil when such a frame cannot be kept.
     static func keys(_ chosen: [StampLayer], frame f: Float, settings: RenderSettings,
