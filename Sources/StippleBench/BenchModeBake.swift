@@ -42,7 +42,10 @@ extension BenchSuite {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stipple-bench-moderender-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        guard let executable = config.stippleExecutable else {
+            report.skipped.append("modes: the render process rows (the stipple executable is unknown)")
+            return
+        }
         let s = BenchSuite.modeRenderSize
         let work = "\(s.width)×\(s.height), \(s.strokes) strokes × \(s.samples) samples, whole process"
         let variants: [(String, String, Double)] = [

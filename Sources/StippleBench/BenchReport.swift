@@ -42,6 +42,9 @@ package struct BenchReport: Sendable, Codable {
     package var targets: [Target] = []
     /// A `--quick` run: its small sizes and few repetitions cannot judge the targets.
     package var quick: Bool?
+    /// The command that ran, and how long the whole run took, seconds.
+    package var command: String?
+    package var seconds: Double?
 
     package struct Target: Sendable, Codable {
         package var name: String

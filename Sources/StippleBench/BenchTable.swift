@@ -6,6 +6,9 @@ package enum BenchTable {
     package static func render(_ report: BenchReport) -> String {
         var out = "stipple bench: \(report.renderer) (\(report.platform)), \(report.glVersion), "
             + "llvmpipe threads: \(report.llvmpipeThreads), \(report.cores) cores, \(report.date)\n"
+        if let command = report.command, let seconds = report.seconds {
+            out += "command: \(command); the whole run took \(Int(seconds) / 60) min \(Int(seconds) % 60) s\n"
+        }
         out += headline(report)
         out += "times are medians over \(report.config.reps) repetitions after \(report.config.warmup) warm-up "
             + "(\(report.config.pairs) alternating pairs where Stipple meets the C baseline); "

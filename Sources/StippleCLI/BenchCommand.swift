@@ -119,7 +119,10 @@ struct BenchCommand: AsyncParsableCommand {
 
         let verbose = !json
         let suite = BenchSuite(config: config, log: { line in if verbose { note("… \(line)") } })
+        let start = DispatchTime.now().uptimeNanoseconds
         var report = try await suite.run()
+        report.command = (["stipple"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         report.quick = quick
         report.llvmpipeThreads = LlvmpipeThreads.describe()
         if json {
