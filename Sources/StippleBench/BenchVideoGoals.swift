@@ -36,7 +36,7 @@ extension BenchSuite {
                                             measured: emptyRow.ratio!, limit: 1.25, atMost: true))
             }
             report.rows.append(emptyRow)
-            for (name, maxAge, limit) in [("accumulating", 0, 2.5), ("dissolving", 110, 10.0)] {
+            for (name, maxAge, limit) in [("accumulating", 0, 2.0), ("dissolving", 110, 10.0)] {
                 let script = try scriptFile(folder, "\(name)-\(w)", strokes: 60, radius: radius, maxAge: maxAge, w, h, frames)
                 for keep in [false, true] {
                     let (t, kept, steps) = try await bakeTiming(script, header, frames, keep: keep, renderer)
