@@ -6,28 +6,29 @@ import Stipple
 /// whole `stipple render` process for one large frame of blended, faded, softened and
 /// shadowed strokes against the same strokes plain.
 extension BenchSuite {
-    static let modeBakeSize = (width: 1280, height: 720, frames: 150, strokes: 40, radius: Float(16))
-    static let modeRenderSize = (width: 1920, height: 1080, strokes: 120, samples: 24)
+    static let modeBakeStrokes = (count: 40, radius: Float(16))
+    static let modeRenderStrokes = (count: 120, samples: 24)
 
     func modeBakes(_ renderer: Renderer, _ report: inout BenchReport) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stipple-bench-modebake-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let s = BenchSuite.modeBakeSize
-        let header = Y4MHeader(width: s.width, height: s.height, rateNumerator: 30, rateDenominator: 1)
-        let work = "\(s.frames) frames \(s.width)×\(s.height) 4:2:0, \(s.strokes) strokes r=\(Int(s.radius))"
+        let (w, h, frames) = (config.modeBakeSize[0], config.modeBakeSize[1], config.modeBakeSize[2])
+        let s = BenchSuite.modeBakeStrokes
+        let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1)
+        let work = "\(frames) frames \(w)×\(h) 4:2:0, \(s.count) strokes r=\(Int(s.radius))"
         var plain: Timing?
         for (name, keys) in [("bake, plain strokes", ""), ("bake, effect desaturate", #""effect": "desaturate", "#)] {
             log("modes: \(name)")
-            let script = try scriptFile(folder, name.filter(\.isLetter), strokes: s.strokes, radius: s.radius, maxAge: 0,
-                                        s.width, s.height, s.frames, keys: keys)
-            let (t, _, _) = try await bakeTiming(script, header, s.frames, keep: true, renderer)
+            let script = try scriptFile(folder, name.filter(\.isLetter), strokes: s.count, radius: s.radius, maxAge: 0,
+                                        w, h, frames, keys: keys)
+            let (t, _, _) = try await bakeTiming(script, header, frames, keep: true, renderer)
             var row = BenchRow(scenario: "modes", variant: name, workload: work, timing: t,
-                               figures: ["frames/s": Double(s.frames) / t.median])
+                               figures: ["frames/s": Double(frames) / t.median])
             if let plain {
                 row.ratio = t.median / plain.median
                 row.ratioTo = "bake, plain strokes"
-                report.targets.append(.init(name: "modes: desaturate bake / plain bake, \(s.width)×\(s.height)",
+                report.targets.append(.init(name: "modes: desaturate bake / plain bake, \(w)×\(h)",
                                             measured: row.ratio!, limit: 1.5, atMost: true))
             } else {
                 plain = t
@@ -46,8 +47,9 @@ extension BenchSuite {
             report.skipped.append("modes: the render process rows (the stipple executable is unknown)")
             return
         }
-        let s = BenchSuite.modeRenderSize
-        let work = "\(s.width)×\(s.height), \(s.strokes) strokes × \(s.samples) samples, whole process"
+        let (w, h) = (config.modeRenderSize[0], config.modeRenderSize[1])
+        let s = BenchSuite.modeRenderStrokes
+        let work = "\(w)×\(h), \(s.count) strokes × \(s.samples) samples, whole process"
         let variants: [(String, String, Double)] = [
             ("render, plain strokes", "", 0), ("render, blend multiply", #""blend": "multiply", "#, 2),
             ("render, strokeOpacity 0.8", #""strokeOpacity": 0.8, "#, 2), ("render, effect soften", #""effect": "soften", "#, 2),
@@ -87,13 +89,14 @@ extension BenchSuite {
         }
     }
 
-    /// A 1920×1080 script of strokes of `samples` samples each, every entry with `keys`.
+    /// A script of `modeRenderSize` with strokes of `samples` samples each, every entry with `keys`.
     private func renderScript(keys: String) -> String {
-        let s = BenchSuite.modeRenderSize
+        let (w, h) = (config.modeRenderSize[0], config.modeRenderSize[1])
+        let s = BenchSuite.modeRenderStrokes
         var rng = SplitMix64(seed: config.seed &+ 5)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
-        let entries = (0..<s.strokes).map { _ -> String in
-            var x = unit() * Double(s.width), y = unit() * Double(s.height)
+        let entries = (0..<s.count).map { _ -> String in
+            var x = unit() * Double(w), y = unit() * Double(h)
             let dx = (unit() - 0.5) * 24, dy = (unit() - 0.5) * 24
             let samples = (0..<s.samples).map { _ -> String in
                 defer { x += dx; y += dy }
@@ -103,7 +106,7 @@ extension BenchSuite {
             return ##"{"brush": "soft", \##(keys)"color": "\##(colour)", "radius": 10, "points": [\##(samples.joined(separator: ","))]}"##
         }
         return """
-            {"canvas": {"width": \(s.width), "height": \(s.height), "background": "#d8d0c0"},
+            {"canvas": {"width": \(w), "height": \(h), "background": "#d8d0c0"},
              "brushes": {"soft": {"builtin": "soft-round", "size": 64}},
              "draw": [\(entries.joined(separator: ",\n"))]}
             """
