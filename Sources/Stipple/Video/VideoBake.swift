@@ -188,6 +188,7 @@ public final class VideoBake: @unchecked Sendable {
             // The next sketch may be drawing: let it finish before the error ends the process
             // (exiting while the render thread is inside the driver can crash in its teardown).
             _ = try? await next.value
+            await modes?.finish()
             throw error
         }
         _ = try? await next.value
