@@ -83,7 +83,7 @@ integrations: deps
 	  if [ "$$n" -lt 1 ]; then echo "integrations: no diff image was attached"; exit 1; fi; \
 	  echo "integrations: $$n diff images attached"
 
-# The standard benchmark set (under 2 minutes here), with its chart: see docs/benchmark.md.
+# The standard benchmark set (about 7 minutes here), with its chart: see docs/benchmark.md.
 bench: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --chart $(OUT)/bench.svg | tee $(OUT)/bench.txt

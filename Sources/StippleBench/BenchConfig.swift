@@ -80,6 +80,9 @@ package struct BenchConfig: Sendable, Codable {
     /// Stamps of the streamed render (few: a large script's own parsing would dominate its memory).
     package var streamStamps = 20_000
     package var stippleExecutable: String?
+    /// The modes scenario's bake (width, height, frames) and one-frame render (width, height).
+    package var modeBakeSize = [1280, 720, 150]
+    package var modeRenderSize = [1920, 1080]
 
     package init() {}
 
@@ -112,6 +115,8 @@ package struct BenchConfig: Sendable, Codable {
         c.tilesStamps = 2_000
         c.streamSide = 1_024
         c.streamStamps = 2_000
+        c.modeBakeSize = [160, 90, 12]
+        c.modeRenderSize = [320, 240]
         return c
     }
 }

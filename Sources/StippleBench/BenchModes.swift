@@ -45,11 +45,15 @@ extension BenchSuite {
             if let plain {
                 row.ratio = t.median / plain.median
                 row.ratioTo = "plain (stamp by stamp)"
+                report.targets.append(.init(name: "modes: \(name) / plain, one frame drawn", measured: row.ratio!,
+                                            limit: mode?.shadow != nil ? 4 : 2, atMost: true))
             } else {
                 plain = t
             }
             report.rows.append(row)
         }
+        try await modeBakes(renderer, &report)
+        try modeRenders(&report)
         try await edges(renderer, &report)
     }
 }

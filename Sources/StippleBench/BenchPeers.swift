@@ -6,8 +6,10 @@ import CStippleBench
 enum BenchPeers {
     /// Stipple's immediate-path GL sequence from C, on the renderer's own render thread and
     /// context (so both run on the same driver state), timed there the same way.
+    /// `effects`: how stamps age (none by default; stamps' ages are taken as they are).
     static func cBaseline(_ renderer: Renderer, stamps: [SketchPoint], perDraw: Int, config: BenchConfig,
-                           brush: Brush, warmup: Int, reps: Int) async throws -> Timing {
+                           brush: Brush, warmup: Int, reps: Int,
+                           effects: AgeEffects = AgeEffects(maxAge: 0, dissolveDistance: 6)) async throws -> Timing {
         let (vertex, fragment) = try renderer.shaderSources(for: .points)
         let width = config.width, height = config.height
         let band = await renderer.guardBand(for: Canvas(width: width, height: height))
@@ -24,7 +26,8 @@ enum BenchPeers {
                                 count: Int32(stamps.count), per_draw: Int32(perDraw),
                                 width: Int32(width), height: Int32(height), guard_band: Int32(band),
                                 brush: cov.baseAddress, brush_width: Int32(brush.width), brush_height: Int32(brush.height),
-                                max_age: 0, dissolve_distance: 6, point_scale: 1, age_offset: 0, upload_every_frame: 1)
+                                max_age: effects.maxAge, dissolve_distance: effects.dissolveDistance,
+                                point_scale: effects.pointScale, age_offset: 0, upload_every_frame: 1)
                             return stp_bench_gl(&scene, Int32(warmup), Int32(reps), &seconds, &err, err.count)
                         }
                     }

@@ -15,6 +15,8 @@ package struct BenchRow: Sendable, Codable {
     /// A ratio to the row it is compared with, and what that row is.
     package var ratio: Double?
     package var ratioTo: String?
+    /// What the ratio divides when it is not time ("RSS"): the table then names `ratioTo` alone.
+    package var ratioOf: String?
     package var note: String?
 
     package init(scenario: String, variant: String, workload: String, timing: Timing,
@@ -40,6 +42,9 @@ package struct BenchReport: Sendable, Codable {
     package var targets: [Target] = []
     /// A `--quick` run: its small sizes and few repetitions cannot judge the targets.
     package var quick: Bool?
+    /// The command that ran, and how long the whole run took, seconds.
+    package var command: String?
+    package var seconds: Double?
 
     package struct Target: Sendable, Codable {
         package var name: String

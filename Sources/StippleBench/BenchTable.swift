@@ -6,6 +6,9 @@ package enum BenchTable {
     package static func render(_ report: BenchReport) -> String {
         var out = "stipple bench: \(report.renderer) (\(report.platform)), \(report.glVersion), "
             + "llvmpipe threads: \(report.llvmpipeThreads), \(report.cores) cores, \(report.date)\n"
+        if let command = report.command, let seconds = report.seconds {
+            out += "command: \(command); the whole run took \(Int(seconds) / 60) min \(Int(seconds) % 60) s\n"
+        }
         out += headline(report)
         out += "times are medians over \(report.config.reps) repetitions after \(report.config.warmup) warm-up "
             + "(\(report.config.pairs) alternating pairs where Stipple meets the C baseline); "
@@ -18,7 +21,7 @@ package enum BenchTable {
             var lines = [["variant", "workload", "median", "min", "p95", "figures", "ratio"]]
             for r in rows {
                 let figures = r.figures.keys.sorted().map { "\($0) \(number(r.figures[$0]!))" }.joined(separator: ", ")
-                let ratio = r.ratio.map { ratioText($0, r.ratioTo ?? "") } ?? ""
+                let ratio = r.ratio.map { r.ratioOf == nil ? ratioText($0, r.ratioTo ?? "") : String(format: "%.2f× %@", $0, r.ratioTo ?? "") } ?? ""
                 lines.append([r.variant, r.workload, ms(r.timing.median), ms(r.timing.min), ms(r.timing.p95), figures, ratio])
             }
             out += columns(lines)

@@ -36,7 +36,7 @@ extension BenchSuite {
                                             measured: emptyRow.ratio!, limit: 1.25, atMost: true))
             }
             report.rows.append(emptyRow)
-            for (name, maxAge, limit) in [("accumulating", 0, 2.5), ("dissolving", 110, 10.0)] {
+            for (name, maxAge, limit) in [("accumulating", 0, 2.0), ("dissolving", 110, 10.0)] {
                 let script = try scriptFile(folder, "\(name)-\(w)", strokes: 60, radius: radius, maxAge: maxAge, w, h, frames)
                 for keep in [false, true] {
                     let (t, kept, steps) = try await bakeTiming(script, header, frames, keep: keep, renderer)
@@ -58,6 +58,19 @@ extension BenchSuite {
                         report.targets.append(.init(name: "bake: \(name) bake / empty-script bake, \(w)×\(h)",
                                                     measured: row.ratio!, limit: limit, atMost: true))
                     }
+                    if keep && maxAge > 0 {
+                        // The floor: the same live stamps drawn each frame by the raw-C GLES2
+                        // program, plus Stipple's own reading and writing (the empty script).
+                        let c = try await liveStampsInC(script, header, frames, renderer)
+                        let floor = c + emptyTiming.median
+                        var floorRow = BenchRow(scenario: "bake", variant: "floor: C GLES2 live stamps + empty-script bake",
+                                                workload: work + ", the \(name) sketch", timing: Timing(samples: [floor]),
+                                                figures: ["C draw s": c, "empty bake s": emptyTiming.median])
+                        floorRow.note = "C timed on \(BenchSuite.floorSamples) frames spread over the video, scaled to all"
+                        report.rows.append(floorRow)
+                        report.targets.append(.init(name: "bake: \(name) bake / floor (C live stamps + empty bake), \(w)×\(h)",
+                                                    measured: t.median / floor, limit: 1.3, atMost: true))
+                    }
                 }
             }
         }
@@ -65,7 +78,31 @@ extension BenchSuite {
 
     /// Median seconds of baking `script` over the synthetic video, `config.videoGoalReps` times.
     /// Also the last repetition's kept sketch (nil when drawn whole) and its steps' times.
-    private func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool,
+    static let floorSamples = 8
+
+    /// Seconds the raw-C GLES2 program takes to draw, over all `frames`, the stamps live at
+    /// each frame of `script` (one draw a frame, all stamps uploaded, as Stipple's immediate
+    /// path): the mean of `floorSamples` frames spread over the video, times the frames.
+    private func liveStampsInC(_ script: String, _ header: Y4MHeader, _ frames: Int, _ renderer: Renderer) async throws -> Double {
+        let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
+        let layers = try await scene.makeLayers(on: renderer)
+        var size = config
+        size.width = header.width; size.height = header.height
+        var total = 0.0
+        for k in 0..<BenchSuite.floorSamples {
+            let n = (frames - 1) * (2 * k + 1) / (2 * BenchSuite.floorSamples)
+            let stamps = await renderer.liveStamps(layers, frame: n, effects: scene.effects)
+            guard !stamps.isEmpty else { continue }
+            let t = try await BenchPeers.cBaseline(renderer, stamps: stamps, perDraw: stamps.count, config: size,
+                                                   brush: .builtin(.softRound, size: 64), warmup: 1, reps: 3,
+                                                   effects: scene.effects)
+            total += t.median
+        }
+        for l in layers { await renderer.removeLayer(l) }
+        return total / Double(BenchSuite.floorSamples) * Double(frames)
+    }
+
+    func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool,
                             _ renderer: Renderer) async throws -> (Timing, KeptSketch?, BakeTimings) {
         let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
         var samples: [Double] = []
@@ -99,22 +136,31 @@ extension BenchSuite {
     }
 
 
-    /// `strokes` strokes of 10 samples over half a second each, started evenly over the
-    /// video, at random places: the script's path.
-    private func scriptFile(_ folder: String, _ name: String, strokes: Int, radius: Float, maxAge: Int,
-                            _ w: Int, _ h: Int, _ frames: Int) throws -> String {
+    /// `strokes` strokes of 20 samples over 0.57 s each, started evenly over the video, at
+    /// random places, each a straight path long enough that together they cover `cover` of
+    /// the frame (≈ 18 %, as a user's sketch does): the script's path. `keys` are added to
+    /// every entry (a mode).
+    func scriptFile(_ folder: String, _ name: String, strokes: Int, radius: Float, maxAge: Int,
+                    _ w: Int, _ h: Int, _ frames: Int, keys: String = "", cover: Double = 0.18) throws -> String {
         var rng = SplitMix64(seed: config.seed &+ UInt64(strokes))
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let seconds = Double(frames) / 30
+        let samples = 20, dt = 0.03
+        // A path's length: its share of the cover over the stroke's width (pressure 0.8).
+        let length = cover * Double(w * h) / Double(max(strokes, 1)) / (2 * 0.8 * Double(radius))
         let entries = (0..<strokes).map { i -> String in
             let t0 = seconds * Double(i) / Double(max(strokes, 1)) * 0.9
-            var x = unit() * Double(w), y = unit() * Double(h)
-            let dx = (unit() - 0.5) * Double(w) / 20, dy = (unit() - 0.5) * Double(h) / 20
-            let samples = (0..<10).map { k -> String in
+            let angle = unit() * 2 * Double.pi
+            let (dx, dy) = (cos(angle) * length / Double(samples - 1), sin(angle) * length / Double(samples - 1))
+            // Started where the whole path stays on the frame (when it fits).
+            let (spanX, spanY) = (abs(dx) * Double(samples - 1), abs(dy) * Double(samples - 1))
+            var x = (dx < 0 ? spanX : 0) + unit() * max(0, Double(w) - spanX)
+            var y = (dy < 0 ? spanY : 0) + unit() * max(0, Double(h) - spanY)
+            let points = (0..<samples).map { k -> String in
                 defer { x += dx; y += dy }
-                return #"{"x": \#(x), "y": \#(y), "t": \#(t0 + Double(k) * 0.05), "pressure": 0.8}"#
+                return #"{"x": \#(x), "y": \#(y), "t": \#(t0 + Double(k) * dt), "pressure": 0.8}"#
             }
-            return ##"{"brush": "soft", "color": "#ff5030", "radius": \##(radius), "points": [\##(samples.joined(separator: ","))]}"##
+            return ##"{"brush": "soft", "color": "#ff5030", \##(keys)"radius": \##(radius), "points": [\##(points.joined(separator: ","))]}"##
         }
         let path = (folder as NSString).appendingPathComponent("\(name).json")
         try """

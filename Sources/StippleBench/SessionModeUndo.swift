@@ -5,6 +5,9 @@ import Stipple
 /// third one a stroke layer (soften, desaturate, a blurred drop shadow in turn), so an undo
 /// must draw the canvas again through the brush-mode passes.
 extension BenchSuite {
+    /// Walks of three undos timed (after the warm-up): enough for a 95th percentile.
+    static let undoWalks = 40
+
     func undoLatencyWithModes(_ renderer: Renderer, _ report: inout BenchReport) async throws {
         let (w, h) = (config.width, config.height)
         let kept = 30
@@ -44,9 +47,10 @@ extension BenchSuite {
             try await live.redo()
             _ = try await live.render()
         }
-        // Undos in a row walk past the canvases the session keeps: the slowest of three.
+        // Undos in a row walk past the canvases the session keeps: the slowest of three,
+        // enough times for a 95th percentile.
         var walk: [Double] = []
-        for _ in 0..<(config.warmup + config.reps) {
+        for _ in 0..<(config.warmup + max(config.reps, BenchSuite.undoWalks)) {
             var slowest = 0.0
             for _ in 0..<3 {
                 let start = DispatchTime.now().uptimeNanoseconds
@@ -66,10 +70,11 @@ extension BenchSuite {
         report.rows.append(BenchRow(scenario: "session", variant: "undo → next frame, stroke layers in history", workload: work,
                                     timing: readTiming, figures: ["ms": readTiming.median * 1e3, "max ms": read.max()! * 1e3]))
         report.rows.append(BenchRow(scenario: "session", variant: "3 undos in a row → frame drawn, slowest", workload: work,
-                                    timing: walkTiming, figures: ["ms": walkTiming.median * 1e3, "max ms": walk.max()! * 1e3]))
+                                    timing: walkTiming, figures: ["ms": walkTiming.median * 1e3, "p95 ms": walkTiming.p95 * 1e3,
+                                                                  "max ms": walkTiming.max * 1e3]))
         report.targets.append(.init(name: "session: undo to a drawn frame with stroke layers in the history, ms (one 60 Hz frame)",
                                     measured: drawnTiming.median * 1e3, limit: 16.7, atMost: true))
-        report.targets.append(.init(name: "session: slowest of 3 undos in a row with stroke layers, ms (one 60 Hz frame)",
-                                    measured: walkTiming.median * 1e3, limit: 16.7, atMost: true))
+        report.targets.append(.init(name: "session: slowest of 3 undos in a row with stroke layers, p95 ms (one 60 Hz frame)",
+                                    measured: walkTiming.p95 * 1e3, limit: 16.7, atMost: true))
     }
 }

@@ -212,6 +212,7 @@ extension BenchSuite {
                                      "baked": Double(stats.strokesBaked)])
         row.ratio = rssEnd / rssAtTenth
         row.ratioTo = "RSS after the first tenth"
+        row.ratioOf = "RSS"
         report.rows.append(row)
         report.targets.append(.init(name: "session: \(count) strokes, RSS at end / after 1/10",
                                     measured: rssEnd / rssAtTenth, limit: 1.1, atMost: true))

@@ -15,11 +15,13 @@ struct BenchCommand: AsyncParsableCommand {
             (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
             4:2:0 video, against render --frames PNGs + ffmpeg overlay; then bake), bake (240 frames of 1080p and \
             720p with accumulating and dissolving 60-stroke sketches, the sketch kept and drawn whole, against the \
-            empty script's bake and ffmpeg's y4m passthrough; --size WxH and --radius bake one size), session (undo latency against \
-            replaying every stroke, a long session's frame time and memory, many strokes' memory, frames \
+            empty script's bake and ffmpeg's y4m passthrough, the dissolving one also against the raw-C GLES2 program \
+            drawing its live stamps; --size WxH and --radius bake one size), session (undo latency against \
+            replaying every stroke, undo with stroke layers in the history, a long session's frame time and memory, many strokes' memory, frames \
             while a large drawing is saved), tiles (a canvas drawn in tiles against one pass, and the peak \
             memory of a large render streamed to PNG band by band), modes (strokes drawn as stroke layers — stroke \
-            opacity, effects, shadows — against the same stamps drawn stamp by stamp). Times are medians after warm-up, \
+            opacity, effects, shadows — against the same stamps drawn stamp by stamp; a desaturate bake against a \
+            plain one; the whole render process per mode against plain strokes). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
             The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
             time over another's. --quick runs small sizes and judges no target.
@@ -119,7 +121,10 @@ struct BenchCommand: AsyncParsableCommand {
 
         let verbose = !json
         let suite = BenchSuite(config: config, log: { line in if verbose { note("… \(line)") } })
+        let start = DispatchTime.now().uptimeNanoseconds
         var report = try await suite.run()
+        report.command = (["stipple"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         report.quick = quick
         report.llvmpipeThreads = LlvmpipeThreads.describe()
         if json {

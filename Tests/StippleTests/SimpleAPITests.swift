@@ -77,4 +77,19 @@ final class SimpleAPITests: XCTestCase {
         XCTAssertEqual(LlvmpipeThreads.count(environment: ["LP_NUM_THREADS": "3"], cores: 2), 3)
         XCTAssertEqual(LlvmpipeThreads.count(environment: [:], cores: 64), 16)
     }
+
+    /// A ratio of memory names what it divides, not a time; the command and the run's length head the table.
+    func testBenchTableNamesWhatARatioDividesAndTheRun() {
+        var report = BenchReport(date: "d", platform: "surfaceless", renderer: "llvmpipe", glVersion: "ES 3.2",
+                                 llvmpipeThreads: "2", cores: 2, config: BenchConfig())
+        var rss = BenchRow(scenario: "session", variant: "1000 strokes", workload: "w", timing: Timing(samples: [1]))
+        rss.ratio = 1.01; rss.ratioTo = "RSS after the first tenth"; rss.ratioOf = "RSS"
+        report.rows = [rss]
+        report.command = "stipple bench --chart out/bench.svg"
+        report.seconds = 434
+        let text = BenchTable.render(report)
+        XCTAssertTrue(text.contains("1.01× RSS after the first tenth"), text)
+        XCTAssertFalse(text.contains("the time of RSS"), text)
+        XCTAssertTrue(text.contains("command: stipple bench --chart out/bench.svg; the whole run took 7 min 14 s"), text)
+    }
 }

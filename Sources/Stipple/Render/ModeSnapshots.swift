@@ -25,8 +25,11 @@ struct ModeSnapshots {
     }
 
     private var kept: [(base: Base, layers: [LayerKey], target: Framebuffer)] = []
-    /// How many snapshots are kept (each is a canvas-sized target).
-    static let limit = 3
+    /// How many snapshots are kept (each is a canvas-sized target). A frame drawn stroke by
+    /// stroke keeps one a stroke, the least recently used dropped first: six cover three
+    /// undos in a row and the redraws between, each undo starting from the canvas just
+    /// before its stroke, and a stroke drawn over many frames keeps the canvas under it.
+    static let limit = 6
 
     /// The keys of `chosen` at frame `f`, or nil when such a frame cannot be kept.
     static func keys(_ chosen: [StampLayer], frame f: Float, settings: RenderSettings,
@@ -43,13 +46,17 @@ struct ModeSnapshots {
     }
 
     /// The longest kept prefix of `layers` on `base`: how many layers it holds, and its target.
-    func longest(_ base: Base, _ layers: [LayerKey]) -> (count: Int, target: Framebuffer)? {
-        var best: (Int, Framebuffer)?
-        for k in kept where k.base == base && k.layers.count <= layers.count && k.layers.count > (best?.0 ?? 0)
-            && Array(layers[..<k.layers.count]) == k.layers {
-            best = (k.layers.count, k.target)
+    /// The one found becomes the most recently used (the last to be dropped).
+    mutating func longest(_ base: Base, _ layers: [LayerKey]) -> (count: Int, target: Framebuffer)? {
+        var best: (index: Int, count: Int)?
+        for (i, k) in kept.enumerated() where k.base == base && k.layers.count <= layers.count
+            && k.layers.count > (best?.count ?? 0) && Array(layers[..<k.layers.count]) == k.layers {
+            best = (i, k.layers.count)
         }
-        return best
+        guard let best else { return nil }
+        let found = kept.remove(at: best.index)
+        kept.append(found)
+        return (best.count, found.target)
     }
 
     func has(_ base: Base, _ layers: ArraySlice<LayerKey>) -> Bool {

@@ -85,8 +85,9 @@ public final class VideoBake {
 
     /// Hooks called before the sketch of frame n is drawn (live events); may add layers and
     /// session entries.
-    /// Draw each frame's sketch again only where it changed (the default); off, every frame
-    /// is drawn whole (the two give the same bytes).
+    /// Draw each frame's sketch again only where it changed, and a script with stroke layers
+    /// only where they reach (the default); off, every frame is drawn whole (the two give
+    /// the same bytes).
     package var keepsSketch = true
     /// The last `run`'s kept sketch: how much it drew again (the benchmark reports it).
     package private(set) var lastKept: KeptSketch?
@@ -118,7 +119,7 @@ public final class VideoBake {
         let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
         let modes = FramePasses(scene.batches).hasLayers
-            ? ModeBake(renderer: renderer, conversion: conversion, settings: settings) : nil
+            ? ModeBake(renderer: renderer, conversion: conversion, settings: settings, wholeFrames: !keepsSketch) : nil
         if first > readerAt {
             // A "detect edges" stroke born before the first frame baked takes its reference from
             // the frame it is born on, as the whole bake does: those frames are drawn, unwritten.
@@ -206,10 +207,12 @@ public final class VideoBake {
             // (exiting while the render thread is inside the driver can crash in its teardown).
             _ = try? await next.value
             if let kept { await renderer.endKept(kept) }
+            await modes?.finish()
             throw error
         }
         _ = try? await next.value
         if let kept { await renderer.endKept(kept) }
+        await modes?.finish()
         return n - first
     }
 }
