@@ -1,0 +1,230 @@
+import Dispatch
+import Foundation
+
+/// Many drawings in one render target (docs/ink-formats.md, "Datasets"): a page is a grid
+/// of cells, each a drawing laid out on its own canvas of `cellWidth` × `cellHeight` and
+/// moved by whole pixels to its cell, cells `pad` pixels apart so that no stamp reaches a
+/// neighbour. Drawing `i` of a run always lands in the same page and cell (`i` counts from
+/// the file's first drawing), so a shard of the run draws its cells exactly as the whole
+/// run does. A drawing with a stamp that would reach past its pad is drawn alone instead.
+/// One page is drawn and read back at a time; laying out, stamping, downscaling and the
+/// caller's encoding run on every core.
+package final class InkAtlas: @unchecked Sendable {
+    /// The output's size, and the factor each side is drawn larger before it is averaged down.
+    package let width: Int, height: Int, supersample: Int
+    package let cellWidth: Int, cellHeight: Int, pad: Int
+    package let pageSide: Int
+    package let columns: Int, rows: Int
+    let options: InkOptions
+    let brush: Brush
+    let brushKey: String
+
+    /// Seconds spent in each step, summed over the run.
+    package struct Timings: Sendable {
+        package var stamp = 0.0, draw = 0.0, readback = 0.0, downscale = 0.0, deliver = 0.0
+        package var pages = 0, alone = 0
+    }
+    package private(set) var timings = Timings()
+
+    /// An atlas for `width` × `height` outputs drawn `supersample` times larger, on pages at
+    /// most `maxSide` pixels square.
+    package init(width: Int, height: Int, supersample: Int, options: InkOptions, maxSide: Int) {
+        self.width = width; self.height = height; self.supersample = supersample
+        var o = options
+        o.size = (width * supersample, height * supersample)
+        o.margin = (options.margin ?? InkOptions.defaultMargin(size: (width, height), radius: 0)) * Double(supersample)
+        o.radius = options.radius.map { $0 * Double(supersample) }
+        self.options = o
+        cellWidth = width * supersample; cellHeight = height * supersample
+        // Room for a default Quick, Draw! stroke (8 of 256) or the given radius, and anti-aliasing.
+        let reach = o.radius ?? 8 * Double(max(cellWidth, cellHeight)) / 256 * 2
+        pad = Int(reach.rounded(.up)) + 2
+        pageSide = max(cellWidth + 2 * pad, cellHeight + 2 * pad, min(maxSide, 4096))
+        columns = max(1, pageSide / (cellWidth + 2 * pad))
+        rows = max(1, pageSide / (cellHeight + 2 * pad))
+        brush = Brush.builtin(options.brush, size: InkOptions.brushSize)
+        brushKey = "builtin:\(options.brush.rawValue):\(InkOptions.brushSize)"
+    }
+
+    package var cellsPerPage: Int { columns * rows }
+
+    /// The top-left corner of slot `slot`'s cell on its page.
+    func origin(_ slot: Int) -> (x: Int, y: Int) {
+        (pad + (slot % columns) * (cellWidth + 2 * pad), pad + (slot / columns) * (cellHeight + 2 * pad))
+    }
+
+    /// The stamps of `drawing` laid out on a cell, in draw order; nil when the drawing needs
+    /// its stroke layers (an eraser) and cannot share a page.
+    func stamps(_ drawing: InkDrawing) -> (stamps: [SketchPoint], plan: InkPlan)? {
+        let plan = InkPlan.layout(drawing, options)
+        var out: [SketchPoint] = []
+        for s in plan.strokes {
+            if s.style.mode != nil { return nil }
+            for st in StrokeBuilder.stamps(for: s.samples, style: s.style, fps: InkOptions.fps, seed: 0, strokeIndex: s.index) {
+                var p = st.point
+                p.age = 0  // every stamp shown, as at the drawing's last frame
+                out.append(p)
+            }
+        }
+        return (out, plan)
+    }
+
+    /// Renders drawing `items` (each with its index in the run) and hands each one's
+    /// coverage (`width` × `height` bytes, 0 none … 255 full, rows top to bottom) to
+    /// `deliver`, called on any thread, once per drawing, in no set order.
+    package func render(_ items: [(index: Int, drawing: InkDrawing)], on renderer: Renderer,
+                        progress: (Int) -> Void = { _ in },
+                        deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) async throws {
+        var done = 0
+        var start = 0
+        while start < items.count {
+            let page = items[start].index / cellsPerPage
+            var end = start
+            while end < items.count, items[end].index / cellsPerPage == page { end += 1 }
+            try await renderPage(Array(items[start..<end]), on: renderer, deliver: deliver)
+            done += end - start
+            progress(done)
+            start = end
+        }
+    }
+
+    private func renderPage(_ items: [(index: Int, drawing: InkDrawing)], on renderer: Renderer,
+                            deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) async throws {
+        var clock = Date()
+        func lap() -> Double { let now = Date(); defer { clock = now }; return now.timeIntervalSince(clock) }
+        // Stamps, on every core.
+        let cells = cellWidth, cellsH = cellHeight, pad = Float(self.pad)
+        let laid: [(stamps: [SketchPoint], fits: Bool)] = InkAtlas.parallelMap(items.count) { i in
+            guard let made = stamps(items[i].drawing) else { return ([], false) }
+            let o = origin(items[i].index % cellsPerPage)
+            var fits = true
+            var moved = made.stamps
+            for k in moved.indices {
+                let p = moved[k]
+                if p.x - p.radius < -pad || p.y - p.radius < -pad || p.x + p.radius > Float(cells) + pad
+                    || p.y + p.radius > Float(cellsH) + pad { fits = false }
+                moved[k].x += Float(o.x); moved[k].y += Float(o.y)
+            }
+            return (fits ? moved : [], fits)
+        }
+        var all: [SketchPoint] = []
+        all.reserveCapacity(laid.reduce(0) { $0 + $1.stamps.count })
+        for l in laid { all += l.stamps }
+        timings.stamp += lap()
+
+        let canvas = Canvas(width: pageSide, height: pageSide, background: .color(.transparent))
+        let batch = StampBatch(brushKey: brushKey, brush: brush, stamps: all)
+        try await renderer.drawImmediate(canvas: canvas, batches: [batch])
+        await renderer.finish()
+        timings.draw += lap()
+        let frame = try await renderer.readFrame()
+        timings.readback += lap()
+        timings.pages += 1
+
+        // Drawings that reach past their pad, or need stroke layers: alone, as `render` draws them.
+        var drawnAlone: [Int: [UInt8]] = [:]
+        for (i, l) in laid.enumerated() where !l.fits {
+            drawnAlone[i] = try await renderAlone(items[i].drawing, on: renderer)
+            timings.alone += 1
+        }
+        timings.draw += lap()
+
+        // Downscale and deliver, on every core.
+        let s = supersample, w = width, h = height, side = pageSide
+        let alone = drawnAlone
+        let results: [(error: Error?, seconds: Double)] = frame.withUnsafeBufferPointer { px in
+            InkAtlas.parallelMap(items.count) { i in
+                let t0 = Date()
+                let out: [UInt8]
+                if let a = alone[i] { out = InkAtlas.average(a, stride: cells, at: (0, 0), width: w, height: h, factor: s) }
+                else {
+                    let o = origin(items[i].index % cellsPerPage)
+                    out = InkAtlas.averageRGBA(px, stride: side, at: o, width: w, height: h, factor: s)
+                }
+                let spent = Date().timeIntervalSince(t0)
+                do { try deliver(items[i].index, out) } catch { return (error, spent) }
+                return (nil, spent)
+            }
+        }
+        let total = lap()
+        let cores = Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let downscale = min(total, results.reduce(0) { $0 + $1.seconds } / cores)
+        timings.downscale += downscale
+        timings.deliver += total - downscale
+        if let error = results.lazy.compactMap(\.error).first { throw error }
+    }
+
+    /// `body(0) … body(count − 1)` on every core, results in order.
+    static func parallelMap<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+        defer { buffer.deallocate() }
+        let base = UnsafeSendableBox(buffer)
+        withoutActuallyEscaping(body) { body in
+            let run = UnsafeSendableBox(body)
+            DispatchQueue.concurrentPerform(iterations: count) { i in
+                (base.value.baseAddress! + i).initialize(to: run.value(i))
+            }
+        }
+        let out = Array(buffer)
+        _ = buffer.deinitialize()
+        return out
+    }
+
+    /// A drawing on its own canvas of one cell, as coverage bytes.
+    func renderAlone(_ drawing: InkDrawing, on renderer: Renderer) async throws -> [UInt8] {
+        var o = options
+        o.background = .transparent
+        let plan = InkPlan.layout(drawing, o)
+        var script = Script(path: drawing.name ?? "drawing", directory: ".", canvas: CanvasSpec(width: plan.width, height: plan.height),
+                            fps: InkOptions.fps, brushes: ["ink": .builtin(options.brush, size: InkOptions.brushSize, location: .file)],
+                            brushOrder: ["ink"])
+        script.draw = plan.strokes.map { DrawEntry(brush: "ink", stamps: [], stroke: $0, mode: $0.style.mode) }
+        let scene = try Scene(script: script)
+        let lastFrame = Int((plan.strokes.compactMap { $0.samples.last?.t }.max() ?? 0) * InkOptions.fps) + 2
+        let image = try await renderer.render(scene, frame: lastFrame)
+        var alpha = [UInt8](repeating: 0, count: plan.width * plan.height)
+        for i in alpha.indices { alpha[i] = image.pixels[i * 4 + 3] }
+        return alpha
+    }
+
+    /// The mean of each `factor` × `factor` block of alpha in RGBA rows, rounded.
+    static func averageRGBA(_ px: UnsafeBufferPointer<UInt8>, stride: Int, at o: (x: Int, y: Int), width: Int, height: Int,
+                            factor: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height)
+        let n = UInt32(factor * factor), half = n / 2
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum: UInt32 = 0
+                for dy in 0..<factor {
+                    var p = ((o.y + y * factor + dy) * stride + o.x + x * factor) * 4 + 3
+                    for _ in 0..<factor { sum += UInt32(px[p]); p += 4 }
+                }
+                out[y * width + x] = UInt8((sum + half) / n)
+            }
+        }
+        return out
+    }
+
+    /// As `averageRGBA`, over one byte a pixel.
+    static func average(_ px: [UInt8], stride: Int, at o: (x: Int, y: Int), width: Int, height: Int, factor: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height)
+        let n = UInt32(factor * factor), half = n / 2
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum: UInt32 = 0
+                for dy in 0..<factor {
+                    for dx in 0..<factor { sum += UInt32(px[(o.y + y * factor + dy) * stride + o.x + x * factor + dx]) }
+                }
+                out[y * width + x] = UInt8((sum + half) / n)
+            }
+        }
+        return out
+    }
+}
+
+/// A value shared with `concurrentPerform`'s iterations, each touching its own part.
+final class UnsafeSendableBox<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
