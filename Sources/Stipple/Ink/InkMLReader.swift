@@ -97,6 +97,15 @@ package struct InkMLReader {
                 context = try self.context(child, base: context, depth: 0)
             case "trace":
                 try trace(child, context: context)
+            case "traceFormat":
+                // Outside a context (as CROHME and the recommendation's examples write it): the format of the traces after it.
+                context.format = try format(child)
+            case "inkSource":
+                try inkSource(child, into: &context)
+            case "brush" where child.attribute("xml:id") == nil:
+                context.brush = try brush(child, depth: 0)
+            case "canvasTransform" where child.attribute("xml:id") == nil:
+                context.transform = try transform(child)
             case "traceGroup":
                 guard depth < InkMLReader.maxDepth else { throw fail(child.offset, "traceGroups nest deeper than \(InkMLReader.maxDepth) levels") }
                 var inner = try referenced(child, base: context)
