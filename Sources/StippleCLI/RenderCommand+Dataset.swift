@@ -36,6 +36,11 @@ extension RenderCommand {
             + (bad > 20 ? " (the first 20 shown)" : "")
         let rate = summary.seconds > 0 ? Int((Double(summary.drawings) / summary.seconds).rounded()) : 0
         let what = npy ? "a \(summary.drawings)×\(size.1)×\(size.0) uint8 array" : "\(summary.files) PNG\(summary.files == 1 ? "" : "s") \(size.0)×\(size.1)"
-        note("\(output): \(what) from \(summary.drawings) drawing\(summary.drawings == 1 ? "" : "s") of \(script)\(part)\(skipped); \(rate) drawings/s")
+        let t = summary.timings
+        func ms(_ s: Double) -> String { "\(Int((s * 1000).rounded())) ms" }
+        let steps = "read \(ms(summary.parseSeconds)), stamps \(ms(t.stamp)), draw \(ms(t.draw)), readback \(ms(t.readback)), "
+            + "downscale \(ms(t.downscale)), encode and write \(ms(t.deliver)); \(t.pages) page\(t.pages == 1 ? "" : "s")"
+            + (t.alone > 0 ? ", \(t.alone) drawn alone" : "")
+        note("\(output): \(what) from \(summary.drawings) drawing\(summary.drawings == 1 ? "" : "s") of \(script)\(part)\(skipped); \(rate) drawings/s (\(steps))")
     }
 }

@@ -84,7 +84,9 @@ package struct InkPlan: Sendable {
         } else {
             let longest = max(bw, bh)
             scale = 1
-            if longest > InkOptions.largestNaturalSide { scale = InkOptions.largestNaturalSide / longest }
+            if fit == .frame && drawing.declaresCanvas {
+                // A canvas the file declares in pixels is kept as it is.
+            } else if longest > InkOptions.largestNaturalSide { scale = InkOptions.largestNaturalSide / longest }
             else if longest > 0, longest < InkOptions.smallestNaturalSide { scale = InkOptions.smallestNaturalSide / longest }
             let r = options.radius ?? naturalRadius * scale
             margin = options.margin ?? (fit == .frame && drawing.frame != nil ? 0 : InkOptions.defaultMargin(size: nil, radius: r))
