@@ -14,7 +14,8 @@ APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
 # For the tests only: headless Chromium opens the HTML report (the test skips without it);
 # ffmpeg is the video tests' oracle and the bake's container reader/writer (they skip without it).
 TEST_APT_PACKAGES := chromium ffmpeg
-# For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
+# For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it), and
+# cairocffi, numpy and pillow for the ink scenario's Python peer (pip; skipped without them).
 BENCH_APT_PACKAGES := libcairo2
 
 .PHONY: docs integrations deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz examples clean
@@ -28,6 +29,8 @@ test-deps: deps
 
 bench-deps: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_APT_PACKAGES)"
+	@python3 -c "import cairocffi, numpy, PIL" 2>/dev/null || python3 -m pip install --quiet cairocffi numpy pillow \
+	    || echo "The ink scenario's Python peer is skipped without: python3 -m pip install cairocffi numpy pillow"
 
 # Installs the Debian packages in PACKAGES that are missing (as root), or prints the command.
 apt-install:

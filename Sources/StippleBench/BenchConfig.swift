@@ -30,6 +30,9 @@ package struct BenchConfig: Sendable, Codable {
         case tiles
         /// Stroke layers (brush modes) against the same strokes drawn stamp by stamp.
         case modes
+        /// A Quick, Draw!-shaped dataset to 256×256 PNGs and a 28×28 .npy, against a Python
+        /// pipeline (cairocffi, Pillow, numpy) on the same drawings (BenchInk.swift).
+        case ink
     }
 
     /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);
@@ -80,6 +83,8 @@ package struct BenchConfig: Sendable, Codable {
     /// Stamps of the streamed render (few: a large script's own parsing would dominate its memory).
     package var streamStamps = 20_000
     package var stippleExecutable: String?
+    /// Drawings of the ink scenario.
+    package var inkDrawings = 10_000
 
     package init() {}
 
@@ -112,6 +117,7 @@ package struct BenchConfig: Sendable, Codable {
         c.tilesStamps = 2_000
         c.streamSide = 1_024
         c.streamStamps = 2_000
+        c.inkDrawings = 200
         return c
     }
 }
