@@ -85,6 +85,8 @@ package struct BenchConfig: Sendable, Codable {
     package var stippleExecutable: String?
     /// Drawings of the ink scenario.
     package var inkDrawings = 10_000
+    /// The stamps' spacing in the ink scenario (render's --spacing).
+    package var inkSpacing = 0.3
 
     package init() {}
 

@@ -15,13 +15,14 @@ extension BenchSuite {
         let text = BenchSuite.quickDrawShaped(count, seed: config.seed)
         try Data(text.utf8).write(to: URL(fileURLWithPath: input))
         let bytes = Array(text.utf8)
-        let work = "\(count) drawings (~9 strokes, ~76 points, 0–255)"
+        let work = "\(count) drawings (~9 strokes, ~76 points), spacing \(config.inkSpacing)"
 
         // Lines 16 wide on the 256 box, as the peer draws them.
         var options = InkOptions()
         options.fit = .frame
         options.margin = 0
         options.radius = 8
+        options.spacing = config.inkSpacing
         let peer = BenchSuite.inkPeer(folder: folder)
         for (label, size, npy) in [("256×256 PNG files", 256, false), ("28×28 .npy", 28, true)] {
             log("ink: stipple, \(label)")

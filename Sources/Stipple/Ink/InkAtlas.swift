@@ -60,7 +60,8 @@ package final class InkAtlas: @unchecked Sendable {
         var out: [SketchPoint] = []
         for s in plan.strokes {
             if s.style.mode != nil { return nil }
-            for st in StrokeBuilder.stamps(for: s.samples, style: s.style, fps: InkOptions.fps, seed: 0, strokeIndex: s.index) {
+            for st in StrokeBuilder.stamps(for: s.samples, style: s.style, fps: InkOptions.fps, seed: 0, strokeIndex: s.index)
+            where st.point.alpha > 0 {
                 var p = st.point
                 p.age = 0  // every stamp shown, as at the drawing's last frame
                 out.append(p)
@@ -191,19 +192,26 @@ package final class InkAtlas: @unchecked Sendable {
     /// The mean of each `factor` × `factor` block of alpha in RGBA rows, rounded.
     static func averageRGBA(_ px: UnsafeBufferPointer<UInt8>, stride: Int, at o: (x: Int, y: Int), width: Int, height: Int,
                             factor: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: width * height)
         let n = UInt32(factor * factor), half = n / 2
-        for y in 0..<height {
-            for x in 0..<width {
-                var sum: UInt32 = 0
-                for dy in 0..<factor {
-                    var p = ((o.y + y * factor + dy) * stride + o.x + x * factor) * 4 + 3
-                    for _ in 0..<factor { sum += UInt32(px[p]); p += 4 }
+        return [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+            let src = px.baseAddress!
+            for y in 0..<height {
+                let row = src + ((o.y + y * factor) * stride + o.x) * 4 + 3
+                if factor == 1 {
+                    for x in 0..<width { out[y * width + x] = row[x * 4] }
+                    continue
                 }
-                out[y * width + x] = UInt8((sum + half) / n)
+                for x in 0..<width {
+                    var sum: UInt32 = 0
+                    for dy in 0..<factor {
+                        let p = row + (dy * stride + x * factor) * 4
+                        for dx in 0..<factor { sum += UInt32(p[dx * 4]) }
+                    }
+                    out[y * width + x] = UInt8((sum + half) / n)
+                }
             }
+            initialized = width * height
         }
-        return out
     }
 
     /// As `averageRGBA`, over one byte a pixel.

@@ -21,6 +21,8 @@ package struct InkOptions: Sendable {
     /// nil: `frame` when the file declares its canvas in pixels, else `ink`.
     package var fit: Fit?
     package var brush: Brush.Builtin = .hardRound
+    /// The step between stamps as a share of their diameter; nil: scripts' default, 0.15.
+    package var spacing: Double?
     package var background: Color = .white
 
     package init() {}
@@ -103,6 +105,7 @@ package struct InkPlan: Sendable {
         for stroke in strokes {
             let radius = options.radius ?? (stroke.width.map { $0 / 2 } ?? naturalRadius) * scale
             var style = StrokeStyle(color: stroke.color ?? .black, radius: Float(min(4096, max(0.25, radius))))
+            if let spacing = options.spacing { style.spacing = Float(spacing) }
             if stroke.erases {
                 var mode = StrokeMode()
                 mode.blend = .erase

@@ -15,6 +15,7 @@ package enum InkScriptWriter {
             let c = stroke.style.color
             out += "    { \"brush\": \"ink\", \"color\": [\(n(c.red)), \(n(c.green)), \(n(c.blue)), \(n(c.alpha))], "
             out += "\"radius\": \(n(stroke.style.radius))"
+            if stroke.style.spacing != StrokeStyle.defaultSpacing { out += ", \"spacing\": \(n(stroke.style.spacing))" }
             if let mode = stroke.style.mode { out += mode.scriptKeys { n($0) } }
             out += ",\n      \"points\": ["
             var firstPoint = true
