@@ -138,7 +138,8 @@ fuzz: deps
 	scripts/fuzz.sh "$$($(FUZZ_BUILD) --show-bin-path)" $(OUT)/fuzz $(FUZZ_RUNS) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 # The brush-mode examples (examples/brush-modes/*.json) rendered into docs/images/, with the
-# photo they retouch as the "before" picture.
+# photo they retouch as the "before" picture; the ink examples (examples/ink/; the grid is
+# laid out with Pillow).
 MODE_EXAMPLES := blends effects edges shadow photo-retouch shadows-and-eraser
 examples: build-release
 	@mkdir -p docs/images
@@ -146,6 +147,11 @@ examples: build-release
 	for e in $(MODE_EXAMPLES); do \
 	  $$($(SWIFT) build -c release --show-bin-path)/stipple render examples/brush-modes/$$e.json \
 	    -o docs/images/brush-modes-$$e.png || exit 1; done
+	$$($(SWIFT) build -c release --show-bin-path)/stipple render examples/ink/formula.inkml --size 760x210 \
+	  -o docs/images/ink-formula.png
+	rm -rf $(OUT)/ink-shapes
+	$$($(SWIFT) build -c release --show-bin-path)/stipple render examples/ink/shapes.ndjson --size 160x160 -o $(OUT)/ink-shapes/
+	python3 examples/ink/grid.py $(OUT)/ink-shapes docs/images/ink-quickdraw-grid.png
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz Fuzz/.build $(OUT)

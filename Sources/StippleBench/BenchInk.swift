@@ -48,8 +48,8 @@ extension BenchSuite {
                 var prow = BenchRow(scenario: "ink", variant: "python cairocffi, \(label)", workload: work,
                                     timing: Timing(samples: [p.seconds]),
                                     figures: ["drawings/s": peerRate, "draw s": p.draw, "encode+write s": p.encode])
-                prow.ratio = rate / peerRate
-                prow.ratioTo = "stipple drawings/s over this row's"
+                prow.ratio = p.seconds / s.seconds * Double(s.drawings) / Double(count)
+                prow.ratioTo = "stipple, \(label)"
                 report.rows.append(prow)
                 report.targets.append(.init(name: "ink: stipple / python drawings/s, \(label)", measured: rate / peerRate, limit: 3, atMost: false))
             } catch {

@@ -36,8 +36,9 @@ final class InkAtlasTests: XCTestCase {
     }
 
     func testSupersampleFactor() {
-        XCTAssertEqual(InkDataset.supersample(width: 28, height: 28), 4)
-        XCTAssertEqual(InkDataset.supersample(width: 64, height: 64), 2)
+        XCTAssertEqual(InkDataset.supersample(width: 28, height: 28), 3)
+        XCTAssertEqual(InkDataset.supersample(width: 32, height: 20), 2)
+        XCTAssertEqual(InkDataset.supersample(width: 64, height: 64), 1)
         XCTAssertEqual(InkDataset.supersample(width: 256, height: 256), 1)
     }
 }
