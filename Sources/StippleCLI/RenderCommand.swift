@@ -6,6 +6,12 @@ struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a script's frame to a PNG, or a range of frames into a folder.",
+        usage: """
+            stipple render <script> --output <output> [--frame <frame>] [--frames <A...B|all>] [--shard <K/N>] \
+            [--clean] [--overwrite] [--tile <N>] [--speed <F>] [--primitive <primitive>] [--compression <compression>] \
+            [--index <N>] [--key <KEY_ID>] [--size <WxH>] [--margin <PX>] [--radius <PX>] [--spacing <S>] \
+            [--fit <ink|frame>] [--brush <hard-round|soft-round>] [--skip-bad-lines]
+            """,
         discussion: """
             Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §9).
             With --frames A...B, OUT is a folder (made if missing) that receives frame-NNNN.png \

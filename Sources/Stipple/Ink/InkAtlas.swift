@@ -72,28 +72,77 @@ package final class InkAtlas: @unchecked Sendable {
 
     /// Renders drawing `items` (each with its index in the run) and hands each one's
     /// coverage (`width` × `height` bytes, 0 none … 255 full, rows top to bottom) to
-    /// `deliver`, called on any thread, once per drawing, in no set order.
+    /// `deliver`, called on any thread, once per drawing, in no set order. While a page is
+    /// drawn, the next one's stamps are made and the last one's cells averaged and delivered.
     package func render(_ items: [(index: Int, drawing: InkDrawing)], on renderer: Renderer,
                         progress: (Int) -> Void = { _ in },
                         deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) async throws {
-        var done = 0
+        var pages: [[(index: Int, drawing: InkDrawing)]] = []
         var start = 0
         while start < items.count {
             let page = items[start].index / cellsPerPage
             var end = start
             while end < items.count, items[end].index / cellsPerPage == page { end += 1 }
-            try await renderPage(Array(items[start..<end]), on: renderer, deliver: deliver)
-            done += end - start
-            progress(done)
+            pages.append(Array(items[start..<end]))
             start = end
+        }
+        guard !pages.isEmpty else { return }
+        let first = pages[0]
+        var done = 0
+        var next: Task<Page, Never>? = Task.detached { [self] in prepare(first) }
+        var finishing: Task<(Double, Double), Error>?
+        for k in pages.indices {
+            let page = await next!.value
+            timings.stamp += page.seconds
+            if k + 1 < pages.count {
+                let following = pages[k + 1]
+                next = Task.detached { [self] in prepare(following) }
+            } else {
+                next = nil
+            }
+            var clock = Date()
+            func lap() -> Double { let now = Date(); defer { clock = now }; return now.timeIntervalSince(clock) }
+            let canvas = Canvas(width: pageSide, height: pageSide, background: .color(.transparent))
+            try await renderer.drawImmediate(canvas: canvas, batches: [StampBatch(brushKey: brushKey, brush: brush, stamps: page.stamps)])
+            await renderer.finish()
+            timings.draw += lap()
+            let frame = try await renderer.readFrame()
+            timings.readback += lap()
+            timings.pages += 1
+            // Drawings that reach past their pad, or need stroke layers: alone, as `render` draws them.
+            var alone: [Int: [UInt8]] = [:]
+            for i in page.alone {
+                alone[i] = try await renderAlone(page.items[i].drawing, on: renderer)
+                timings.alone += 1
+            }
+            timings.draw += lap()
+            if let finishing {
+                let (downscale, rest) = try await finishing.value
+                timings.downscale += downscale; timings.deliver += rest
+                done += pages[k - 1].count
+                progress(done)
+            }
+            let drawnAlone = alone
+            finishing = Task.detached { [self] in try finish(page.items, frame: frame, alone: drawnAlone, deliver: deliver) }
+        }
+        if let finishing {
+            let (downscale, rest) = try await finishing.value
+            timings.downscale += downscale; timings.deliver += rest
+            done += pages[pages.count - 1].count
+            progress(done)
         }
     }
 
-    private func renderPage(_ items: [(index: Int, drawing: InkDrawing)], on renderer: Renderer,
-                            deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) async throws {
-        var clock = Date()
-        func lap() -> Double { let now = Date(); defer { clock = now }; return now.timeIntervalSince(clock) }
-        // Stamps, on every core.
+    /// A page's stamps, moved to their cells, in draw order; which drawings must be drawn alone.
+    struct Page: Sendable {
+        var items: [(index: Int, drawing: InkDrawing)]
+        var stamps: [SketchPoint]
+        var alone: [Int]
+        var seconds: Double
+    }
+
+    func prepare(_ items: [(index: Int, drawing: InkDrawing)]) -> Page {
+        let t0 = Date()
         let cells = cellWidth, cellsH = cellHeight, pad = Float(self.pad)
         let laid: [(stamps: [SketchPoint], fits: Bool)] = InkAtlas.parallelMap(items.count) { i in
             guard let made = stamps(items[i].drawing) else { return ([], false) }
@@ -111,28 +160,16 @@ package final class InkAtlas: @unchecked Sendable {
         var all: [SketchPoint] = []
         all.reserveCapacity(laid.reduce(0) { $0 + $1.stamps.count })
         for l in laid { all += l.stamps }
-        timings.stamp += lap()
+        let alone = laid.indices.filter { !laid[$0].fits }
+        return Page(items: items, stamps: all, alone: alone, seconds: Date().timeIntervalSince(t0))
+    }
 
-        let canvas = Canvas(width: pageSide, height: pageSide, background: .color(.transparent))
-        let batch = StampBatch(brushKey: brushKey, brush: brush, stamps: all)
-        try await renderer.drawImmediate(canvas: canvas, batches: [batch])
-        await renderer.finish()
-        timings.draw += lap()
-        let frame = try await renderer.readFrame()
-        timings.readback += lap()
-        timings.pages += 1
-
-        // Drawings that reach past their pad, or need stroke layers: alone, as `render` draws them.
-        var drawnAlone: [Int: [UInt8]] = [:]
-        for (i, l) in laid.enumerated() where !l.fits {
-            drawnAlone[i] = try await renderAlone(items[i].drawing, on: renderer)
-            timings.alone += 1
-        }
-        timings.draw += lap()
-
-        // Downscale and deliver, on every core.
-        let s = supersample, w = width, h = height, side = pageSide
-        let alone = drawnAlone
+    /// Averages a drawn page's cells down and delivers them, on every core. Returns the
+    /// seconds spent averaging (summed over cores, divided by them) and the rest.
+    func finish(_ items: [(index: Int, drawing: InkDrawing)], frame: [UInt8], alone: [Int: [UInt8]],
+                deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) throws -> (Double, Double) {
+        let t0 = Date()
+        let s = supersample, w = width, h = height, side = pageSide, cells = cellWidth
         let results: [(error: Error?, seconds: Double)] = frame.withUnsafeBufferPointer { px in
             InkAtlas.parallelMap(items.count) { i in
                 let t0 = Date()
@@ -147,12 +184,11 @@ package final class InkAtlas: @unchecked Sendable {
                 return (nil, spent)
             }
         }
-        let total = lap()
+        let total = Date().timeIntervalSince(t0)
         let cores = Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
         let downscale = min(total, results.reduce(0) { $0 + $1.seconds } / cores)
-        timings.downscale += downscale
-        timings.deliver += total - downscale
         if let error = results.lazy.compactMap(\.error).first { throw error }
+        return (downscale, total - downscale)
     }
 
     /// `body(0) … body(count − 1)` on every core, results in order.
