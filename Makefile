@@ -127,7 +127,7 @@ sanitize: test-deps
 # Logs, summary and any reproducer go to $(OUT)/fuzz/. A finding fails it.
 FUZZ_RUNS ?= 1000000
 FUZZ_TIME ?= 0
-FUZZ_TARGETS ?= FuzzScript FuzzSketchpoints FuzzPNG FuzzTestConfig FuzzY4M
+FUZZ_TARGETS ?= FuzzScript FuzzSketchpoints FuzzPNG FuzzTestConfig FuzzY4M FuzzInkML FuzzQuickDraw
 # Release (-O keeps Swift's overflow, bounds and precondition checks; ASan sees every access):
 # about 10x the executions a second of a debug build, so 1 000 000 a target is minutes, not hours.
 FUZZ_BUILD := cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=address \
