@@ -4,7 +4,7 @@ import XCTest
 
 /// `stipple render` and `stipple convert` on ink files, run as a user runs them.
 final class InkCLITests: XCTestCase {
-    private var folder = ""
+    var folder = ""
 
     override func setUpWithError() throws {
         folder = NSTemporaryDirectory() + "stipple-ink-" + UUID().uuidString
@@ -13,16 +13,16 @@ final class InkCLITests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
 
-    private func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+    func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
 
     @discardableResult
-    private func stipple(_ args: [String], status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> TestSupport.Run {
+    func stipple(_ args: [String], status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> TestSupport.Run {
         let run = try TestSupport.stipple(args)
         XCTAssertEqual(run.status, status, "stipple \(args.joined(separator: " ")): \(run.stderr)", file: file, line: line)
         return run
     }
 
-    private func bytes(_ p: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: p)) }
+    func bytes(_ p: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: p)) }
 
     func testInkRendersAsItsConvertedScriptAndRoundTripsThroughInkML() throws {
         let inputs = [InkFiles.fixture("channels.inkml"), InkFiles.fixture("difference.inkml"), InkFiles.fixture("raw.ndjson")]
@@ -68,7 +68,7 @@ final class InkCLITests: XCTestCase {
     }
 
     /// A file of `count` Quick, Draw!-shaped drawings, deterministic.
-    private func drawings(_ count: Int, badLine: Int? = nil) throws -> String {
+    func drawings(_ count: Int, badLine: Int? = nil) throws -> String {
         var rng = SplitMix64(seed: 7)
         var lines: [String] = []
         for i in 0..<count {
@@ -143,5 +143,27 @@ final class InkCLITests: XCTestCase {
         XCTAssertTrue(skipped.stderr.contains("drawings.ndjson:4:"), skipped.stderr)
         XCTAssertTrue(skipped.stderr.contains("skipped 1 bad line"), skipped.stderr)
         XCTAssertTrue(skipped.stderr.contains("5×28×28"), skipped.stderr)
+    }
+}
+
+extension InkCLITests {
+    /// examples/distributed/ink-parallel.sh: its shards give the whole run's PNGs and rows.
+    func testTheInkRecipeJoinsToTheWholeRun() throws {
+        let input = try drawings(9)
+        let recipe = TestSupport.packageRoot.appendingPathComponent("examples/distributed/ink-parallel.sh").path
+        let env = ["STIPPLE": TestSupport.stippleBinary.path, "RUNNER": "xargs -P 2 -I {}"]
+        let exports = env.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        let run = try VideoTestSupport.shell("\(exports) sh '\(recipe)' '\(input)' 3 20x20", in: URL(fileURLWithPath: folder))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        try stipple(["render", input, "-o", path("whole/")])
+        try stipple(["render", input, "--size", "20x20", "-o", path("whole.npy")])
+        let names = try FileManager.default.contentsOfDirectory(atPath: path("whole")).sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("drawings")).sorted(), names)
+        for name in names { XCTAssertEqual(try bytes(path("whole/" + name)), try bytes(path("drawings/" + name)), name) }
+        func body(_ p: String) throws -> [UInt8] {
+            let d = [UInt8](try bytes(p))
+            return Array(d[(10 + (Int(d[8]) | Int(d[9]) << 8))...])
+        }
+        XCTAssertEqual(try (1...3).flatMap { try body(path("drawings-\($0).npy")) }, try body(path("whole.npy")))
     }
 }
