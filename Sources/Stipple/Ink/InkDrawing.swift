@@ -39,6 +39,10 @@ package struct InkDrawing: Sendable {
     package var declaresCanvas = false
     /// A stroke's radius in the drawing's pixels when nothing else gives one.
     package var defaultRadius = 1.5
+    /// The default radius is a pen's (InkML): scaled with the ink, but at least 1 pixel and at
+    /// most 1/170 of the canvas's longer side, so that ink in tiny units (0…1) scaled up is
+    /// not drawn with a brush as wide as the canvas. Quick, Draw!'s scales as it is.
+    package var defaultRadiusIsPen = true
     /// The drawing's name in messages and as a file name (a Quick, Draw! `key_id`).
     package var name: String?
 

@@ -64,11 +64,16 @@ package struct InkPlan: Sendable {
     /// the whole drawing and a timelapse (`--speed`) replays it.
     package var startFrame: Int
 
+    /// The radius of a stroke that neither the file nor `--radius` sizes, in canvas pixels.
+    static func fallbackRadius(_ drawing: InkDrawing, scale: Double, canvasSide: Double) -> Double {
+        let r = InkOptions.defaultRadius(drawing) * scale
+        return drawing.defaultRadiusIsPen ? max(1, min(r, canvasSide / 170)) : r
+    }
+
     /// Places `drawing` on a canvas as `options` say.
     package static func layout(_ drawing: InkDrawing, _ options: InkOptions) -> InkPlan {
         let strokes = drawing.strokes.filter { !$0.points.isEmpty }
         let fileRadius = strokes.compactMap(\.width).max().map { $0 / 2 }
-        let naturalRadius = fileRadius ?? InkOptions.defaultRadius(drawing)
         // The box that is fitted, in the drawing's pixels.
         var box = drawing.paintedBounds ?? (minX: 0, minY: 0, maxX: 0, maxY: 0)
         let fit = options.fit ?? (drawing.declaresCanvas ? .frame : .ink)
@@ -90,7 +95,8 @@ package struct InkPlan: Sendable {
                 // A canvas the file declares in pixels is kept as it is.
             } else if longest > InkOptions.largestNaturalSide { scale = InkOptions.largestNaturalSide / longest }
             else if longest > 0, longest < InkOptions.smallestNaturalSide { scale = InkOptions.smallestNaturalSide / longest }
-            let r = options.radius ?? naturalRadius * scale
+            let r = options.radius ?? fileRadius.map { $0 * scale }
+                ?? InkPlan.fallbackRadius(drawing, scale: scale, canvasSide: max(bw, bh) * scale)
             margin = options.margin ?? (fit == .frame && drawing.frame != nil ? 0 : InkOptions.defaultMargin(size: nil, radius: r))
             width = max(1, min(CanvasSpec.maxSide, Int((bw * scale + 2 * margin).rounded(.up))))
             height = max(1, min(CanvasSpec.maxSide, Int((bh * scale + 2 * margin).rounded(.up))))
@@ -99,11 +105,12 @@ package struct InkPlan: Sendable {
         let ox = (Double(width) - bw * scale) / 2 - box.minX * scale
         let oy = (Double(height) - bh * scale) / 2 - box.minY * scale
 
+        let fallback = InkPlan.fallbackRadius(drawing, scale: scale, canvasSide: Double(max(width, height)))
         var specs: [StrokeSpec] = []
         var clock = 0.0
         let limit = Limits.maxTouchFrame / InkOptions.fps - 1
         for stroke in strokes {
-            let radius = options.radius ?? (stroke.width.map { $0 / 2 } ?? naturalRadius) * scale
+            let radius = options.radius ?? (stroke.width ?? fileRadius.map { $0 * 2 }).map { $0 / 2 * scale } ?? fallback
             var style = StrokeStyle(color: stroke.color ?? .black, radius: Float(min(4096, max(0.25, radius))))
             if let spacing = options.spacing { style.spacing = Float(spacing) }
             if stroke.erases {

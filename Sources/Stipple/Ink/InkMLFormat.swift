@@ -18,9 +18,16 @@ package struct InkMLChannel: Sendable {
 package struct InkMLFormat: Sendable {
     package var regular: [InkMLChannel]
     package var intermittent: [InkMLChannel] = []
+    /// No format was declared: this is InkML's default.
+    package var isDefault = false
 
     /// X Y: the format of a trace whose context declares none (InkML §3.1.1).
-    package static let defaultFormat = InkMLFormat(regular: [InkMLChannel(name: "X", offset: 0), InkMLChannel(name: "Y", offset: 0)])
+    package static let defaultFormat = InkMLFormat(regular: [InkMLChannel(name: "X", offset: 0), InkMLChannel(name: "Y", offset: 0)],
+                                                   isDefault: true)
+    /// X Y T (milliseconds): how points of three values are read when no format is declared
+    /// (MathWriting and other datasets write time so without declaring it).
+    package static let undeclaredWithTime = InkMLFormat(regular: [InkMLChannel(name: "X", offset: 0), InkMLChannel(name: "Y", offset: 0),
+                                                                 InkMLChannel(name: "T", units: "ms", offset: 0)])
 
     package func index(of name: String) -> Int? { regular.firstIndex { $0.name == name } }
 }

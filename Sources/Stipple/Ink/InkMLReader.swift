@@ -273,12 +273,20 @@ package struct InkMLReader {
         let type = e.attribute("type") ?? "penDown"
         // Hover: the pen moved above the surface and drew nothing.
         if type == "penUp" { return }
-        let f = c.format
-        let defaults = f.regular.map(\.defaultValue)
-        var text = InkMLTraceText(text: e.text, offsets: e.textOffsets, fail: { [positions, file] o, m in
-            InputError(file: file, location: positions.location(of: o), m)
-        })
-        let rows = try text.points(regular: f.regular.count, intermittent: f.intermittent.count, defaults: defaults)
+        var f = c.format
+        let fail: (Int, String) -> InputError = { [positions, file] o, m in InputError(file: file, location: positions.location(of: o), m) }
+        var text = InkMLTraceText(text: e.text, offsets: e.textOffsets, fail: fail)
+        var rows: [[Double]]
+        do {
+            rows = try text.points(regular: f.regular.count, intermittent: f.intermittent.count, defaults: f.regular.map(\.defaultValue))
+        } catch where f.isDefault {
+            // No declared format and a third value: X Y T, as datasets write it undeclared.
+            var again = InkMLTraceText(text: e.text, offsets: e.textOffsets, fail: fail)
+            guard let withTime = try? again.points(regular: 3, intermittent: 0, defaults: [nil, nil, nil]),
+                  withTime.contains(where: { _ in true }) else { throw error }
+            f = .undeclaredWithTime
+            rows = withTime
+        }
         guard !rows.isEmpty else { return }
         guard let xi = f.index(of: "X"), let yi = f.index(of: "Y") else {
             throw fail(e.offset, "this trace's format has no X and Y channels; nothing says where its points are")

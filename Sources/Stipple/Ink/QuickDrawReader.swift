@@ -126,6 +126,7 @@ package enum QuickDrawReader {
         // Simplified drawings live in a 256 × 256 box; raw ones in the player's screen pixels.
         var drawing = InkDrawing(strokes: strokes, frame: timed ? nil : (0, 0, 256, 256), name: name)
         drawing.defaultRadius = 8
+        drawing.defaultRadiusIsPen = false
         return drawing
     }
 }

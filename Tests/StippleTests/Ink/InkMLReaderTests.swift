@@ -91,11 +91,35 @@ final class InkMLReaderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(plan.startFrame, 34)
     }
 
+    /// MathWriting and other datasets write X Y T points without declaring a format.
+    func testUndeclaredThirdValueIsTime() throws {
+        let d = try InkFiles.inkML("""
+            <ink xmlns="http://www.w3.org/2003/InkML"><annotation type="label">x</annotation>
+            <trace>144.2 -143.2 4286.0,144.7 -143.0 4302.0</trace><trace>1 2 4400</trace></ink>
+            """)
+        XCTAssertEqual(d.strokes[0].points.map(\.x), [144.2, 144.7])
+        XCTAssertEqual(d.strokes.flatMap { $0.points.map { $0.t! } }, [0, 0.016, 0.114], accuracy: 1e-9)
+        // Four values with no format is still an error.
+        XCTAssertTrue(InkFiles.error { _ = try InkFiles.inkML("<ink><trace>1 2 3 4</trace></ink>") }
+            .contains("more values than its trace format's 2 channels"))
+    }
+
+    /// Ink in tiny units (0…1) is scaled up to a canvas, but its default pen stays a pen.
+    func testTinyUnitsKeepAPenRadius() throws {
+        let d = try InkFiles.inkML("<ink><trace>0 0, 0.5 0.25, 1 1</trace></ink>")
+        var o = InkOptions()
+        o.size = (340, 340)
+        let plan = InkPlan.layout(d, o)
+        XCTAssertEqual(plan.strokes[0].style.radius, 2)  // 340 / 170, not 1.5 × 330
+        o.radius = 5
+        XCTAssertEqual(InkPlan.layout(d, o).strokes[0].style.radius, 5)
+    }
+
     func testMalformedFilesAreErrorsAtLineAndColumn() {
         let cases: [(String, String)] = [
             ("<ink>\n  <trace>1 2, 3 x</trace></ink>", "bad.inkml:2:17: expected a number, T, F, ? or * in the trace; found 'x'"),
             ("<ink>\n<trace>1 2</ink>", "bad.inkml:2:11: </ink> does not close <trace> (opened at 2:1)"),
-            ("<ink><trace>1 2 3</trace></ink>", "bad.inkml:1:17: this point has more values than its trace format's 2 channels"),
+            ("<ink><trace>1 2 3 4</trace></ink>", "bad.inkml:1:17: this point has more values than its trace format's 2 channels"),
             ("<ink><trace>1 2,,3 4</trace></ink>", "bad.inkml:1:17: expected a point's values before ','"),
             ("<ink><trace>'1 2</trace></ink>", "bad.inkml:1:14: a difference needs an earlier value"),
             ("<ink><trace contextRef=\"#nope\">1 2</trace></ink>", "bad.inkml:1:13: contextRef \"#nope\" is not defined in this file"),
