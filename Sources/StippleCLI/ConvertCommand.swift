@@ -40,7 +40,7 @@ struct ConvertCommand: ParsableCommand {
                 throw InputError(file: output, "ink converts to a script: give -o a path ending in .json")
             }
             let text = try InkImport.scriptText(path: input, selection: ink.selection, options: try ink.options())
-            _ = try InkImport.script(path: input, selection: ink.selection, options: try ink.options())  // the script reads back
+            _ = try InkImport.parse(text, path: input)  // the script reads back
             try OutputFile.write(Array(text.utf8), to: output)
             return note("\(output): script from \(input) (\(text.utf8.count) bytes)")
         }

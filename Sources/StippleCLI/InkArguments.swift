@@ -74,3 +74,10 @@ struct InkArguments: ParsableArguments {
 }
 
 extension InkOptions.Fit: ExpressibleByArgument {}
+
+/// A script, or the script an ink file becomes with the ink options' defaults (for the
+/// commands that take no ink options: describe, stamps).
+func loadScene(_ path: String) throws -> Scene {
+    guard InkImport.format(of: path) != nil else { return try Scene.load(path: path) }
+    return try Scene(script: try InkImport.script(path: path, selection: InkImport.Selection(), options: InkOptions()))
+}

@@ -66,7 +66,11 @@ package enum InkImport {
     /// The script the drawing at `path` becomes, read as `render` reads a script: rendering it
     /// is rendering the text `scriptText` gives. Errors name the ink file.
     package static func script(path: String, selection: Selection, options: InkOptions) throws(InputError) -> Script {
-        let text = try scriptText(path: path, selection: selection, options: options)
+        try parse(try scriptText(path: path, selection: selection, options: options), path: path)
+    }
+
+    /// Reads the script text made from the ink at `path`, as `render` reads a script.
+    package static func parse(_ text: String, path: String) throws(InputError) -> Script {
         do {
             return try Script.parse(bytes: Array(text.utf8), path: path, directory: FileSystem.folder(of: path))
         } catch {
