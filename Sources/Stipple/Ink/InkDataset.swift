@@ -40,9 +40,9 @@ package struct InkDataset {
         package var timings = InkAtlas.Timings()
     }
 
-    /// The factor a side is drawn larger before it is averaged down: 3 at 28 pixels, 1 from 64 up.
+    /// The factor a side is drawn larger before it is averaged down: 2 at 28 pixels, 1 from 48 up.
     package static func supersample(width: Int, height: Int) -> Int {
-        min(4, max(1, Int((64.0 / Double(max(width, height))).rounded(.up))))
+        min(4, max(1, Int((48.0 / Double(max(width, height))).rounded(.up))))
     }
 
     /// A file name for a drawing: its `key_id` when that is a plain name, else its line.

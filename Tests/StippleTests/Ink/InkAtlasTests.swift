@@ -36,9 +36,10 @@ final class InkAtlasTests: XCTestCase {
     }
 
     func testSupersampleFactor() {
-        XCTAssertEqual(InkDataset.supersample(width: 28, height: 28), 3)
-        XCTAssertEqual(InkDataset.supersample(width: 32, height: 20), 2)
-        XCTAssertEqual(InkDataset.supersample(width: 64, height: 64), 1)
+        XCTAssertEqual(InkDataset.supersample(width: 28, height: 28), 2)
+        XCTAssertEqual(InkDataset.supersample(width: 16, height: 20), 3)
+        XCTAssertEqual(InkDataset.supersample(width: 12, height: 8), 4)
+        XCTAssertEqual(InkDataset.supersample(width: 48, height: 30), 1)
         XCTAssertEqual(InkDataset.supersample(width: 256, height: 256), 1)
     }
 }
