@@ -23,6 +23,9 @@ package enum InkImport {
     package static func drawing(path: String, selection: Selection = Selection()) throws(InputError) -> InkDrawing {
         switch format(of: path) {
         case .inkML:
+            if selection.index != nil || selection.key != nil {
+                throw InputError(file: path, "--index and --key pick a drawing of a Quick, Draw! .ndjson file; an InkML file is one drawing")
+            }
             let d = try InkMLReader.read(path: path)
             try d.check(file: path)
             return d

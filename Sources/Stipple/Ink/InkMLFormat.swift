@@ -29,7 +29,10 @@ package struct InkMLFormat: Sendable {
     package static let undeclaredWithTime = InkMLFormat(regular: [InkMLChannel(name: "X", offset: 0), InkMLChannel(name: "Y", offset: 0),
                                                                  InkMLChannel(name: "T", units: "ms", offset: 0)])
 
-    package func index(of name: String) -> Int? { regular.firstIndex { $0.name == name } }
+    /// The regular channel named `name`; a name differing only in case when none is exact.
+    package func index(of name: String) -> Int? {
+        regular.firstIndex { $0.name == name } ?? regular.firstIndex { $0.name.uppercased() == name }
+    }
 }
 
 package struct InkMLBrush: Sendable {

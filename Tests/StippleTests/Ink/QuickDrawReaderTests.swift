@@ -23,6 +23,8 @@ final class QuickDrawReaderTests: XCTestCase {
         XCTAssertTrue(InkFiles.error { _ = try InkImport.drawing(path: path) }.contains("holds 6 drawings; pick one with --index N"))
         XCTAssertTrue(InkFiles.error { _ = try InkImport.drawing(path: path, selection: .init(index: 6)) }.contains("--index 6 is past the file's 6 drawings"))
         XCTAssertTrue(InkFiles.error { _ = try InkImport.drawing(path: path, selection: .init(key: "99")) }.contains("no drawing has key_id 99"))
+        XCTAssertTrue(InkFiles.error { _ = try InkImport.drawing(path: InkFiles.fixture("ugly.inkml"), selection: .init(index: 0)) }
+            .contains("an InkML file is one drawing"))
     }
 
     func testBadLinesAreErrorsAtTheirLineAndColumn() throws {
