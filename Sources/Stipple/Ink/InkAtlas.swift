@@ -53,6 +53,27 @@ package final class InkAtlas: @unchecked Sendable {
         (pad + (slot % columns) * (cellWidth + 2 * pad), pad + (slot / columns) * (cellHeight + 2 * pad))
     }
 
+    /// About as many stamps as `drawing` makes on a cell, found without making them: its
+    /// strokes' polyline lengths over their smallest step, plus a stamp a sample. A smoothed
+    /// curve through the samples is at least as long as their polyline, so a drawing this
+    /// counts over `Limits.maxStampsPerScript` is over it; it is refused before it is stamped.
+    package func stampBound(_ drawing: InkDrawing) -> Double {
+        let plan = InkPlan.layout(drawing, options)
+        var total = 0.0
+        for s in plan.strokes {
+            let pressed = s.samples.contains { $0.pressure != nil }
+            let minRadius = Double(s.style.radius) * Double(pressed ? min(s.style.pressure.radius.lowerBound, 1) : 1)
+            let step = max(1e-3, Double(s.style.spacing) * 2 * max(minRadius, 0.01))
+            var length = 0.0
+            for (a, b) in zip(s.samples, s.samples.dropFirst()) {
+                let dx = Double(b.x - a.x), dy = Double(b.y - a.y)
+                length += (dx * dx + dy * dy).squareRoot()
+            }
+            total += length / step + Double(s.samples.count) + 2
+        }
+        return total
+    }
+
     /// The stamps of `drawing` laid out on a cell, in draw order; nil when the drawing needs
     /// its stroke layers (an eraser) and cannot share a page.
     func stamps(_ drawing: InkDrawing) -> (stamps: [SketchPoint], plan: InkPlan)? {

@@ -65,6 +65,8 @@ package struct InkDataset {
         guard !lines.isEmpty else { throw InputError(file: input, "holds no drawing (no line that is not blank)") }
         let whole = 0...(lines.count - 1)
         let part = shard.map { $0.part(of: whole) } ?? whole
+        let atlas = InkAtlas(width: width, height: height, supersample: InkDataset.supersample(width: width, height: height),
+                             options: options, maxSide: min(renderer.info.maxCanvasSide.width, renderer.info.maxCanvasSide.height))
         var items: [(index: Int, drawing: InkDrawing)] = []
         var lineOf: [Int: Int] = [:]
         if let part {
@@ -74,6 +76,11 @@ package struct InkDataset {
                 do throws(InputError) {
                     let d = try QuickDrawReader.drawing(bytes, line: line, file: file)
                     try d.check(file: file)
+                    let bound = atlas.stampBound(d)
+                    guard bound <= Double(Limits.maxStampsPerScript) else {
+                        throw InputError(file: file, location: .text(line: line.number, column: 1),
+                                         "this drawing would make over \(Limits.maxStampsPerScript) stamps at this size (about \(Int(min(bound, 1e15))))")
+                    }
                     return .success(d)
                 } catch { return .failure(error) }
             }
@@ -94,8 +101,6 @@ package struct InkDataset {
         summary.parseSeconds = Date().timeIntervalSince(start)
         summary.drawings = items.count
 
-        let atlas = InkAtlas(width: width, height: height, supersample: InkDataset.supersample(width: width, height: height),
-                             options: options, maxSide: min(renderer.info.maxCanvasSide.width, renderer.info.maxCanvasSide.height))
         let count = items.count
         switch output {
         case let .folder(folder):

@@ -167,3 +167,19 @@ extension InkCLITests {
         XCTAssertEqual(try (1...3).flatMap { try body(path("drawings-\($0).npy")) }, try body(path("whole.npy")))
     }
 }
+
+extension InkCLITests {
+    /// A line whose strokes would make millions of stamps is a bad line, found before stamping.
+    func testADrawingOfTooManyStampsIsABadLine() throws {
+        let n = 40_000
+        let xs = (0..<n).map { $0 % 2 == 0 ? "0" : "255" }.joined(separator: ",")
+        let ys = (0..<n).map { String($0 % 256) }.joined(separator: ",")
+        let file = path("huge.ndjson")
+        let lines = ["{\"key_id\":\"1\",\"drawing\":[[[0,255],[0,255]]]}", "{\"key_id\":\"2\",\"drawing\":[[[\(xs)],[\(ys)]]]}"]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let fatal = try stipple(["render", file, "--size", "256x256", "--spacing", "0.01", "-o", path("h.npy")], status: 2)
+        XCTAssertTrue(fatal.stderr.contains("huge.ndjson:2:1: this drawing would make over 4194304 stamps"), fatal.stderr)
+        let skipped = try stipple(["render", file, "--size", "256x256", "--spacing", "0.01", "-o", path("h.npy"), "--skip-bad-lines"])
+        XCTAssertTrue(skipped.stderr.contains("1×256×256"), skipped.stderr)
+    }
+}
