@@ -165,8 +165,10 @@ package final class InkAtlas: @unchecked Sendable {
     func prepare(_ items: [(index: Int, drawing: InkDrawing)]) -> Page {
         let t0 = Date()
         let cells = cellWidth, cellsH = cellHeight, pad = Float(self.pad)
+        // A page holds at most a script's stamps: a drawing over its cell's share is drawn alone.
+        let share = max(1, Limits.maxStampsPerScript / cellsPerPage)
         let laid: [(stamps: [SketchPoint], fits: Bool)] = InkAtlas.parallelMap(items.count) { i in
-            guard let made = stamps(items[i].drawing) else { return ([], false) }
+            guard let made = stamps(items[i].drawing), made.stamps.count <= share else { return ([], false) }
             let o = origin(items[i].index % cellsPerPage)
             var fits = true
             var moved = made.stamps
