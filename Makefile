@@ -14,7 +14,8 @@ APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
 # For the tests only: headless Chromium opens the HTML report (the test skips without it);
 # ffmpeg is the video tests' oracle and the bake's container reader/writer (they skip without it).
 TEST_APT_PACKAGES := chromium ffmpeg
-# For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it).
+# For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it), and
+# cairocffi, numpy and pillow for the ink scenario's Python peer (pip; skipped without them).
 BENCH_APT_PACKAGES := libcairo2
 
 # Random scripts through every path (see Tests/StippleTests/Differential): N scripts from SEED.
@@ -32,6 +33,8 @@ test-deps: deps
 
 bench-deps: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_APT_PACKAGES)"
+	@python3 -c "import cairocffi, numpy, PIL" 2>/dev/null || python3 -m pip install --quiet cairocffi numpy pillow \
+	    || echo "The ink scenario's Python peer is skipped without: python3 -m pip install cairocffi numpy pillow"
 
 # Installs the Debian packages in PACKAGES that are missing (as root), or prints the command.
 apt-install:
@@ -133,7 +136,7 @@ sanitize: test-deps
 # Logs, summary and any reproducer go to $(OUT)/fuzz/. A finding fails it.
 FUZZ_RUNS ?= 1000000
 FUZZ_TIME ?= 0
-FUZZ_TARGETS ?= FuzzScript FuzzSketchpoints FuzzPNG FuzzTestConfig FuzzY4M
+FUZZ_TARGETS ?= FuzzScript FuzzSketchpoints FuzzPNG FuzzTestConfig FuzzY4M FuzzInkML FuzzQuickDraw
 # Release (-O keeps Swift's overflow, bounds and precondition checks; ASan sees every access):
 # about 10x the executions a second of a debug build, so 1 000 000 a target is minutes, not hours.
 FUZZ_BUILD := cd Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=address \
@@ -158,7 +161,8 @@ fuzz-cli: build-release
 	  $(SWIFT) test --skip-build --filter CLIGrammarFuzzTests
 
 # The brush-mode examples (examples/brush-modes/*.json) rendered into docs/images/, with the
-# photo they retouch as the "before" picture.
+# photo they retouch as the "before" picture; the ink examples (examples/ink/; the grid is
+# laid out with Pillow).
 MODE_EXAMPLES := blends effects edges shadow photo-retouch shadows-and-eraser
 examples: build-release
 	@mkdir -p docs/images
@@ -166,6 +170,11 @@ examples: build-release
 	for e in $(MODE_EXAMPLES); do \
 	  $$($(SWIFT) build -c release --show-bin-path)/stipple render examples/brush-modes/$$e.json \
 	    -o docs/images/brush-modes-$$e.png || exit 1; done
+	$$($(SWIFT) build -c release --show-bin-path)/stipple render examples/ink/formula.inkml --size 760x210 \
+	  -o docs/images/ink-formula.png
+	rm -rf $(OUT)/ink-shapes
+	$$($(SWIFT) build -c release --show-bin-path)/stipple render examples/ink/shapes.ndjson --size 160x160 -o $(OUT)/ink-shapes/
+	python3 examples/ink/grid.py $(OUT)/ink-shapes docs/images/ink-quickdraw-grid.png
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz Fuzz/.build $(OUT)

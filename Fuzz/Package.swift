@@ -41,6 +41,10 @@ let package = Package(
         ], swiftSettings: library, linkerSettings: fuzzer),
         // YUV4MPEG2: Y4MHeader.parse(_:file:) and Y4MReader over a pipe, frame by frame.
         .executableTarget(name: "FuzzY4M", dependencies: ["FuzzSupport", stipple], swiftSettings: library, linkerSettings: fuzzer),
+        // InkML: InkMLReader.parse(_:file:), then the script the ink becomes.
+        .executableTarget(name: "FuzzInkML", dependencies: ["FuzzSupport", stipple], swiftSettings: library, linkerSettings: fuzzer),
+        // Quick, Draw! ndjson: every line's drawing, then the script it becomes.
+        .executableTarget(name: "FuzzQuickDraw", dependencies: ["FuzzSupport", stipple], swiftSettings: library, linkerSettings: fuzzer),
     ],
     // Harness code over C's stderr and errno: Swift 5 mode (the library keeps its own).
     swiftLanguageModes: [.v5]

@@ -112,3 +112,14 @@ out("FuzzY4M", "odd-size.y4m", "YUV4MPEG2 W3 H1 F30000:1001 C420mpeg2 XYSCSS=420
 out("FuzzY4M", "truncated.y4m", "YUV4MPEG2 W4 H4 C420\nFRAME\nabc")
 # Found by FuzzY4M (a harness bug: "\r\n" is one Swift Character): an X tag ending in CRs.
 out("FuzzY4M", "crlf-tag.y4m", b"YUV4MPEG2 W3 H1 F30000:1001 C420mpeg2 X?YSRU!\r\r")
+
+# FuzzInkML and FuzzQuickDraw: the ink fixtures and examples, and a few small variants.
+for name in sorted(os.listdir(os.path.join(fx, "ink"))):
+    target = "FuzzInkML" if name.endswith(".inkml") else "FuzzQuickDraw"
+    out(target, name, open(os.path.join(fx, "ink", name), "rb").read())
+examples = os.path.join(root, "examples", "ink")
+out("FuzzInkML", "formula.inkml", open(os.path.join(examples, "formula.inkml"), "rb").read())
+out("FuzzQuickDraw", "shapes.ndjson", open(os.path.join(examples, "shapes.ndjson"), "rb").read())
+out("FuzzInkML", "prefixes.inkml", "<ink><trace>10 100, '1 '10, 1 \"0, 1 0, !0 !0, 5 5</trace></ink>")
+out("FuzzInkML", "booleans.inkml", "<ink><traceFormat><channel name='X'/><channel name='Y'/><channel name='B' type='boolean'/></traceFormat><trace>1 2 T, 3 4 F, * ? T</trace></ink>")
+out("FuzzQuickDraw", "raw-and-blank.ndjson", '{"key_id":"1","drawing":[[[1,2],[3,4],[0,5]]]}\n\n{"drawing":[]}\n')

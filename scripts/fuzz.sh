@@ -27,6 +27,8 @@ max_len() {
     FuzzPNG) echo 16384 ;;
     FuzzTestConfig) echo 4096 ;;
     FuzzY4M) echo 8192 ;;
+    FuzzInkML) echo 16384 ;;
+    FuzzQuickDraw) echo 8192 ;;
     *) echo 4096 ;;
   esac
 }

@@ -194,6 +194,11 @@ static void mem_flush(png_structp png) { (void)png; }
 
 int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
                    unsigned char **out, size_t *out_len, char *err, size_t errlen) {
+    return stp_png_encode_channels(rgba, width, height, 4, level, out, out_len, err, errlen);
+}
+
+int stp_png_encode_channels(const unsigned char *rgba, int width, int height, int channels, int level,
+                            unsigned char **out, size_t *out_len, char *err, size_t errlen) {
     *out = NULL;
     *out_len = 0;
     if (width <= 0 || height <= 0) { stp_say(err, errlen, "cannot encode an empty image"); return -1; }
@@ -222,12 +227,14 @@ int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
         png_set_filter(png, 0, PNG_FILTER_SUB);
         png_set_compression_strategy(png, Z_RLE);
     }
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGBA,
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
+                 channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGBA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
     rows = malloc(sizeof(png_bytep) * (size_t)height);
     if (!rows) png_error(png, "out of memory");
-    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(rgba + (size_t)y * (size_t)width * 4);
+    size_t stride = (size_t)width * (channels == 1 ? 1 : 4);
+    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(rgba + (size_t)y * stride);
     png_write_image(png, rows);
     png_write_end(png, NULL);
     free(rows);

@@ -30,6 +30,9 @@ package struct BenchConfig: Sendable, Codable {
         case tiles
         /// Stroke layers (brush modes) against the same strokes drawn stamp by stamp.
         case modes
+        /// A Quick, Draw!-shaped dataset to 256×256 PNGs and a 28×28 .npy, against a Python
+        /// pipeline (cairocffi, Pillow, numpy) on the same drawings (BenchInk.swift).
+        case ink
     }
 
     /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);
@@ -83,6 +86,10 @@ package struct BenchConfig: Sendable, Codable {
     /// The modes scenario's bake (width, height, frames) and one-frame render (width, height).
     package var modeBakeSize = [1280, 720, 150]
     package var modeRenderSize = [1920, 1080]
+    /// Drawings of the ink scenario.
+    package var inkDrawings = 10_000
+    /// The stamps' spacing in the ink scenario (render's --spacing).
+    package var inkSpacing = 0.3
 
     package init() {}
 
@@ -117,6 +124,7 @@ package struct BenchConfig: Sendable, Codable {
         c.streamStamps = 2_000
         c.modeBakeSize = [160, 90, 12]
         c.modeRenderSize = [320, 240]
+        c.inkDrawings = 200
         return c
     }
 }

@@ -36,6 +36,7 @@ package struct BenchSuite: Sendable {
             case .session: try await session(renderer, &report)
             case .tiles: try await tiles(renderer, &report)
             case .modes: try await modes(renderer, &report)
+            case .ink: try await ink(renderer, &report)
             }
         }
         return report

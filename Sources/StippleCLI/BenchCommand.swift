@@ -21,7 +21,10 @@ struct BenchCommand: AsyncParsableCommand {
             while a large drawing is saved), tiles (a canvas drawn in tiles against one pass, and the peak \
             memory of a large render streamed to PNG band by band), modes (strokes drawn as stroke layers — stroke \
             opacity, effects, shadows — against the same stamps drawn stamp by stamp; a desaturate bake against a \
-            plain one; the whole render process per mode against plain strokes). Times are medians after warm-up, \
+            plain one; the whole render process per mode against plain strokes; frames with 4 to 32 detect-edges \
+            strokes), ink (10 000 Quick, Draw!-shaped \
+            drawings to 256×256 PNG files and to a 28×28 .npy in one run, against a Python pipeline of cairocffi, Pillow \
+            and numpy on the same drawings; --ink-drawings N sets the count). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
             The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
             time over another's. --quick runs small sizes and judges no target.
@@ -70,6 +73,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Side of the drawing the session scenario saves while drawing.")
     var saveSide: Int?
 
+    @Option(parsing: .unconditional, help: "Drawings of the ink scenario.")
+    var inkDrawings: Int?
+
     @Flag(help: "Print the report as JSON instead of a table.")
     var json = false
 
@@ -116,6 +122,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let sessionFrames { config.sessionFrames = max(100, sessionFrames) }
         if let sessionStrokes { config.sessionStrokes = max(10, sessionStrokes) }
         if let saveSide { config.saveSide = max(16, saveSide) }
+        if let inkDrawings { config.inkDrawings = max(1, inkDrawings) }
         if let chart { try checkOutput(chart, notAnyOf: []) }
         config.stippleExecutable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
 

@@ -5,24 +5,53 @@ import Stipple
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert stamps between .json and .sketchpoints files.",
+        abstract: "Convert stamps between .json and .sketchpoints files, and ink (.inkml, .ndjson) to and from scripts.",
         discussion: """
             A .json stamps file is an array of [x, y, radius, age, dissolveAngle, r, g, b, a] \
             (a script's inline stamps, docs/reference.md §2); a .sketchpoints file holds the same nine \
             numbers as little-endian 32-bit floats, 36 bytes a stamp. Every stamp is checked \
             as a script's are; errors name the line and column (or byte offset).
+            Ink (docs/ink-formats.md): an .inkml file or a Quick, Draw! drawing (.ndjson: its only \
+            line, or --index N / --key KEY_ID) becomes a .json script that `render` draws exactly \
+            as it draws the ink file; a script's strokes become standard InkML (channels X Y T F, \
+            a brush per colour and width) that converts back to a script drawing the same image.
             Examples:
               stipple convert burst.json -o burst.sketchpoints
               stipple convert burst.sketchpoints -o burst.json
+              stipple convert formula.inkml -o formula.json
+              stipple convert cats.ndjson --key 5201136883597312 -o cat.json
+              stipple convert drawing.json -o drawing.inkml
             """)
 
-    @Argument(help: "The stamps to read: .json or .sketchpoints.")
+    @Argument(help: "The file to read: stamps (.json or .sketchpoints), ink (.inkml or .ndjson), or a script (.json, with -o ending in .inkml).")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The file to write: .sketchpoints or .json.")
+    @Option(name: .shortAndLong, help: "The file to write: .sketchpoints or .json (stamps, or a script made from ink), or .inkml (from a script).")
     var output: String
 
+    @OptionGroup(title: "Ink files")
+    var ink: InkArguments
+
     func run() throws {
+        let outExt = OutputKind.pathExtension(output)
+        if InkImport.format(of: input) != nil {
+            try checkOutput(output, notAnyOf: [input], inputsAre: "the file being converted")
+            guard outExt == "json" else {
+                throw InputError(file: output, "ink converts to a script: give -o a path ending in .json")
+            }
+            let text = try InkImport.scriptText(path: input, selection: ink.selection, options: try ink.options())
+            _ = try InkImport.parse(text, path: input)  // the script reads back
+            try OutputFile.write(Array(text.utf8), to: output)
+            return note("\(output): script from \(input) (\(text.utf8.count) bytes)")
+        }
+        try ink.refuseFor(script: input)
+        if outExt == "inkml" {
+            try checkOutput(output, notAnyOf: [input], inputsAre: "the file being converted")
+            let script = try Script.load(path: input)
+            let text = try InkMLWriter.inkML(script)
+            try OutputFile.write(Array(text.utf8), to: output)
+            return note("\(output): \(script.draw.count) stroke\(script.draw.count == 1 ? "" : "s") of \(input) as InkML (\(text.utf8.count) bytes)")
+        }
         let from = try OutputKind.forStamps(input, role: "read")
         try checkOutput(output, notAnyOf: [input], inputsAre: "the file being converted")
         let to = try OutputKind.forStamps(output)

@@ -16,14 +16,14 @@ struct DescribeCommand: ParsableCommand {
               stipple describe demo.json --json
             """)
 
-    @Argument(help: "The JSON script (docs/reference.md §9).")
+    @Argument(help: "The JSON script (docs/reference.md §9), or an ink file (.inkml, or .ndjson of one drawing: docs/ink-formats.md).")
     var script: String
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() throws {
-        let scene = try Scene.load(path: script)
+        let scene = try loadScene(script)
         let t = scene.timeline
         let fps = scene.fps, maxAge = scene.effects.maxAge
         let frames = t.liveFrames

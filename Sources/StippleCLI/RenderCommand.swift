@@ -6,6 +6,12 @@ struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a script's frame to a PNG, or a range of frames into a folder.",
+        usage: """
+            stipple render <script> --output <output> [--frame <frame>] [--frames <A...B|all>] [--shard <K/N>] \
+            [--clean] [--overwrite] [--tile <N>] [--speed <F>] [--primitive <primitive>] [--compression <compression>] \
+            [--index <N>] [--key <KEY_ID>] [--size <WxH>] [--margin <PX>] [--radius <PX>] [--spacing <S>] \
+            [--fit <ink|frame>] [--brush <hard-round|soft-round>] [--skip-bad-lines]
+            """,
         discussion: """
             Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §3).
             With --frames A...B, OUT is a folder (made if missing) that receives frame-NNNN.png \
@@ -21,9 +27,17 @@ struct RenderCommand: AsyncParsableCommand {
               stipple render anim.json -o frames/ --frames 0...119
               stipple render anim.json -o frames/ --frames 0...2399 --shard 2/8
               stipple render drawing.json --frames all --speed 20 -o timelapse.mp4
+            Ink files (docs/ink-formats.md): a W3C InkML file (.inkml) or a Quick, Draw! drawing \
+            (.ndjson: its only line, or --index N / --key KEY_ID) renders as the script `convert` \
+            makes of it. A whole .ndjson file renders into a folder (-o cats/: one grey PNG a \
+            drawing, named by key_id, else line-N) or one .npy array (-o cats.npy: N×H×W uint8, \
+            white strokes on black), one renderer for the run; --shard K/N renders a part of the drawings.
+              stipple render formula.inkml -o formula.png
+              stipple render cats.ndjson --index 3 --size 256x256 -o cat.png
+              stipple render cats.ndjson -o cats.npy --size 28x28
             """)
 
-    @Argument(help: "The JSON script to render (docs/reference.md §9).")
+    @Argument(help: "The JSON script to render (docs/reference.md §9), or an ink file: .inkml or .ndjson (docs/ink-formats.md).")
     var script: String
 
     @Option(name: .shortAndLong, help: "The PNG to write, or the folder for --frames.")
@@ -40,7 +54,7 @@ struct RenderCommand: AsyncParsableCommand {
             transform: FrameSelection.parse)
     var frames: FrameSelection?
 
-    @Option(help: ArgumentHelp("With --frames: render only the K-th of N contiguous parts of the range (K from 1), named as the whole run names them, so that N processes or machines can share the work and one folder (docs/distributed.md).", valueName: "K/N"))
+    @Option(help: ArgumentHelp("With --frames: render only the K-th of N contiguous parts of the range (K from 1), named as the whole run names them, so that N processes or machines can share the work and one folder (docs/distributed.md). With a .ndjson file into a folder or .npy: the K-th of N contiguous parts of its drawings.", valueName: "K/N"))
     var shard: String?
 
     @Flag(help: "With --frames: remove frame-NNNN.png files this run does not write (outside A...B, or of another digit width) that an earlier render left in the folder.")
@@ -64,6 +78,16 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "PNG compression: 0-3 fast (Sub filter, run-length deflate; default 1), 4-9 smaller and slower (adaptive filters, deflate at that level).")
     var compression: Int = Int(PNGFile.defaultCompression)
 
+    @OptionGroup(title: "Ink files")
+    var ink: InkArguments
+
+    /// A whole .ndjson file into a folder or a .npy file.
+    var isDataset: Bool {
+        InkImport.format(of: script) == .quickDraw && ink.index == nil && ink.key == nil && frames == nil && frame == nil
+            && (output.hasSuffix("/") || OutputKind.pathExtension(output) == "npy"
+                || FileSystem.entry(at: output) == .folder)
+    }
+
     func validate() throws {
         if frame != nil && frames != nil { throw ValidationError("Please give --frame or --frames, not both.") }
         if let frame, !(0...Limits.maxFrame).contains(frame) {
@@ -72,7 +96,13 @@ struct RenderCommand: AsyncParsableCommand {
         if let frames, shard == nil { try frames.validate() }  // a shard's part is checked once resolved
         if let shard {
             guard FrameShard(shard) != nil else { throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).") }
-            guard frames != nil else { throw ValidationError("--shard splits --frames A...B; please give --frames too.") }
+            guard frames != nil || isDataset else {
+                throw ValidationError("--shard splits --frames A...B, or a .ndjson file's drawings into a folder or .npy; please give --frames too.")
+            }
+        }
+        if InkImport.format(of: script) == nil { try ink.refuseFor(script: script) }
+        if ink.skipBadLines && !isDataset {
+            throw ValidationError("--skip-bad-lines applies when a whole .ndjson file renders into a folder or a .npy file.")
         }
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed is a number above 0, such as 20 (got \(speed)).") }
         if let tile, tile < 1 { throw ValidationError("Please give a tile side of at least 1 pixel (got \(tile)).") }
@@ -83,7 +113,10 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var loaded = try Script.load(path: script)
+        if isDataset { return try await renderDataset() }
+        var loaded = InkImport.format(of: script) != nil
+            ? try InkImport.script(path: script, selection: ink.selection, options: try ink.options())
+            : try Script.load(path: script)
         if let speed { try loaded.play(atSpeed: speed) }
         let scene = try Scene(script: loaded)
         // Bad output paths are refused before EGL is opened.

@@ -17,7 +17,7 @@ struct StampsCommand: AsyncParsableCommand {
               stipple stamps demo.json --frame 30 -o live.json
             """)
 
-    @Argument(help: "The JSON script (docs/reference.md §9).")
+    @Argument(help: "The JSON script (docs/reference.md §9), or an ink file (.inkml, or .ndjson of one drawing: docs/ink-formats.md).")
     var script: String
 
     // Unconditional, so that `--frame -1` reaches validate() instead of reading as a missing value.
@@ -34,7 +34,7 @@ struct StampsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let scene = try Scene.load(path: script)
+        let scene = try loadScene(script)
         try checkOutput(output, notAnyOf: scene.inputFiles)
         let kind = try OutputKind.forStamps(output)
         let live = scene.batches(atFrame: frame).flatMap(\.stamps)

@@ -84,6 +84,17 @@ final class ProgressLine: @unchecked Sendable {
 
     init(total: Int, label: String) { self.total = total; self.label = label }
 
+    /// As `update`, when the total is known only as the work goes.
+    func update(_ done: Int, of total: Int) {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        let now = Date()
+        guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
+        last = now
+        FileHandle.standardError.write(Data("\r\(InputError.escaped(label)) \(done)/\(total)\u{1B}[K".utf8))
+        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
     func update(_ done: Int) {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }

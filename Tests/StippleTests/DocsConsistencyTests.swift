@@ -242,8 +242,15 @@ final class DocsConsistencyTests: XCTestCase {
         return names
     }
 
+    /// The option groups of a help text: OPTIONS and any titled group of options (INK FILES…).
+    func optionSections(of help: String) -> [String] {
+        help.components(separatedBy: "\n").compactMap { $0.regexMatch(#"^([A-Z][A-Z ,'!-]*):$"#)?[1] }
+            .filter { !["OVERVIEW", "USAGE", "ARGUMENTS", "SUBCOMMANDS"].contains($0) }
+    }
+
     func options(of command: String) throws -> [Option] {
-        section("OPTIONS", of: try help([command])).compactMap { line in
+        let text = try help([command])
+        return optionSections(of: text).flatMap { section($0, of: text) }.compactMap { line in
             guard let match = line.regexMatch(#"^  (-\w, )?(--[\w-]+)(?:/(--[\w-]+))?"#) else { return nil }
             let short = match[1].trimmingCharacters(in: CharacterSet(charactersIn: ", "))
             let spellings = [short, match[2], match[3]].filter { !$0.isEmpty }

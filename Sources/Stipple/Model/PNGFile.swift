@@ -102,3 +102,21 @@ package enum AtomicFile {
         try OutputFile.write(bytes, to: path, durable: durable, exclusive: exclusive)
     }
 }
+
+extension PNGFile {
+    /// Encodes 8-bit grey pixels (`width` × `height`, rows top to bottom) into PNG bytes.
+    package static func encodeGrey(_ pixels: [UInt8], width: Int, height: Int,
+                                   compression: Int32 = defaultCompression) throws -> [UInt8] {
+        precondition(pixels.count == width * height, "one byte a pixel")
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var err = [CChar](repeating: 0, count: 512)
+        let rc = pixels.withUnsafeBufferPointer {
+            stp_png_encode_channels($0.baseAddress, Int32(width), Int32(height), 1, compression, &out, &length,
+                                    &err, err.count)
+        }
+        guard rc == 0, let out else { throw RenderError("PNG encoding failed: \(String(cBuffer: err))") }
+        defer { free(out) }
+        return [UInt8](UnsafeBufferPointer(start: out, count: length))
+    }
+}

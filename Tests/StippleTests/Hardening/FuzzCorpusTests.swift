@@ -84,4 +84,36 @@ final class FuzzCorpusTests: XCTestCase {
             } catch { assertAnswer(error, input) }
         }
     }
+
+    /// Ink that reads becomes a script that reads (what FuzzInkML and FuzzQuickDraw check).
+    private func assertScriptReads(_ drawing: InkDrawing, size: (Int, Int), _ input: URL) {
+        var options = InkOptions()
+        options.size = size
+        let text = InkScriptWriter.json(InkPlan.layout(drawing, options))
+        XCTAssertNoThrow(try Script.parse(bytes: Array(text.utf8), path: "fuzz.json", directory: "/"), input.lastPathComponent)
+    }
+
+    func testInkMLSeeds() throws {
+        for input in try inputs("FuzzInkML") {
+            let bytes = [UInt8](try Data(contentsOf: input))
+            do {
+                let drawing = try InkMLReader.parse(bytes, file: "fuzz.inkml")
+                try drawing.check(file: "fuzz.inkml")
+                assertScriptReads(drawing, size: (64, 48), input)
+            } catch { assertAnswer(error, input) }
+        }
+    }
+
+    func testQuickDrawSeeds() throws {
+        for input in try inputs("FuzzQuickDraw") {
+            let bytes = [UInt8](try Data(contentsOf: input))
+            for line in QuickDrawReader.lines(bytes) {
+                do {
+                    let drawing = try QuickDrawReader.drawing(bytes, line: line, file: "fuzz.ndjson")
+                    try drawing.check(file: "fuzz.ndjson")
+                    assertScriptReads(drawing, size: (28, 28), input)
+                } catch { assertAnswer(error, input) }
+            }
+        }
+    }
 }

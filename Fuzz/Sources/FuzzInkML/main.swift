@@ -1,0 +1,34 @@
+// libFuzzer target: InkML, InkMLReader.parse(_:file:); ink that reads is fitted to a canvas
+// and its script must read back (a script made from ink that the decoder refuses is a finding).
+import FuzzSupport
+import Stipple
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Fuzz.bytes(data, size)
+    do {
+        let drawing = try InkMLReader.parse(bytes, file: "fuzz.inkml")
+        try drawing.check(file: "fuzz.inkml")
+        var options = InkOptions()
+        options.size = (64, 48)
+        let text = InkScriptWriter.json(InkPlan.layout(drawing, options))
+        do {
+            _ = try Script.parse(bytes: Array(text.utf8), path: "fuzz.json", directory: "/")
+        } catch {
+            fputs("FINDING: the script made from this ink does not read: \(error)\n", stderr)
+            abort()
+        }
+    } catch {
+        Fuzz.answer(error)
+    }
+    return 0
+}
+
+/// SwiftPM's entry point for this debug executable (see Fuzz.run).
+@_cdecl("FuzzInkML_main")
+public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    Fuzz.run(argc, argv, fuzz)
+}

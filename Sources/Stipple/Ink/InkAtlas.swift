@@ -1,0 +1,297 @@
+import Dispatch
+import Foundation
+
+/// Many drawings in one render target (docs/ink-formats.md, "Datasets"): a page is a grid
+/// of cells, each a drawing laid out on its own canvas of `cellWidth` × `cellHeight` and
+/// moved by whole pixels to its cell, cells `pad` pixels apart so that no stamp reaches a
+/// neighbour. Drawing `i` of a run always lands in the same page and cell (`i` counts from
+/// the file's first drawing), so a shard of the run draws its cells exactly as the whole
+/// run does. A drawing with a stamp that would reach past its pad is drawn alone instead.
+/// One page is drawn and read back at a time; laying out, stamping, downscaling and the
+/// caller's encoding run on every core.
+package final class InkAtlas: @unchecked Sendable {
+    /// The output's size, and the factor each side is drawn larger before it is averaged down.
+    package let width: Int, height: Int, supersample: Int
+    package let cellWidth: Int, cellHeight: Int, pad: Int
+    package let pageSide: Int
+    package let columns: Int, rows: Int
+    let options: InkOptions
+    let brush: Brush
+    let brushKey: String
+
+    /// Seconds spent in each step, summed over the run.
+    package struct Timings: Sendable {
+        package var stamp = 0.0, draw = 0.0, readback = 0.0, downscale = 0.0, deliver = 0.0
+        package var pages = 0, alone = 0
+    }
+    package private(set) var timings = Timings()
+
+    /// An atlas for `width` × `height` outputs drawn `supersample` times larger, on pages at
+    /// most `maxSide` pixels square.
+    package init(width: Int, height: Int, supersample: Int, options: InkOptions, maxSide: Int) {
+        self.width = width; self.height = height; self.supersample = supersample
+        var o = options
+        o.size = (width * supersample, height * supersample)
+        o.margin = (options.margin ?? InkOptions.defaultMargin(size: (width, height), radius: 0)) * Double(supersample)
+        o.radius = options.radius.map { $0 * Double(supersample) }
+        self.options = o
+        cellWidth = width * supersample; cellHeight = height * supersample
+        // Room for a default Quick, Draw! stroke (8 of 256) or the given radius, and anti-aliasing.
+        let reach = o.radius ?? 8 * Double(max(cellWidth, cellHeight)) / 256 * 2
+        pad = Int(reach.rounded(.up)) + 2
+        pageSide = max(cellWidth + 2 * pad, cellHeight + 2 * pad, min(maxSide, 4096))
+        columns = max(1, pageSide / (cellWidth + 2 * pad))
+        rows = max(1, pageSide / (cellHeight + 2 * pad))
+        brush = Brush.builtin(options.brush, size: InkOptions.brushSize)
+        brushKey = "builtin:\(options.brush.rawValue):\(InkOptions.brushSize)"
+    }
+
+    package var cellsPerPage: Int { columns * rows }
+
+    /// The top-left corner of slot `slot`'s cell on its page.
+    func origin(_ slot: Int) -> (x: Int, y: Int) {
+        (pad + (slot % columns) * (cellWidth + 2 * pad), pad + (slot / columns) * (cellHeight + 2 * pad))
+    }
+
+    /// About as many stamps as `drawing` makes on a cell, found without making them: its
+    /// strokes' polyline lengths over their smallest step, plus a stamp a sample. A smoothed
+    /// curve through the samples is at least as long as their polyline, so a drawing this
+    /// counts over `Limits.maxStampsPerScript` is over it; it is refused before it is stamped.
+    package func stampBound(_ drawing: InkDrawing) -> Double {
+        let plan = InkPlan.layout(drawing, options)
+        var total = 0.0
+        for s in plan.strokes {
+            let pressed = s.samples.contains { $0.pressure != nil }
+            let minRadius = Double(s.style.radius) * Double(pressed ? min(s.style.pressure.radius.lowerBound, 1) : 1)
+            let step = max(1e-3, Double(s.style.spacing) * 2 * max(minRadius, 0.01))
+            var length = 0.0
+            for (a, b) in zip(s.samples, s.samples.dropFirst()) {
+                let dx = Double(b.x - a.x), dy = Double(b.y - a.y)
+                length += (dx * dx + dy * dy).squareRoot()
+            }
+            total += length / step + Double(s.samples.count) + 2
+        }
+        return total
+    }
+
+    /// The stamps of `drawing` laid out on a cell, in draw order; nil when the drawing needs
+    /// its stroke layers (an eraser) and cannot share a page.
+    func stamps(_ drawing: InkDrawing) -> (stamps: [SketchPoint], plan: InkPlan)? {
+        let plan = InkPlan.layout(drawing, options)
+        var out: [SketchPoint] = []
+        for s in plan.strokes {
+            if s.style.mode != nil { return nil }
+            for st in StrokeBuilder.stamps(for: s.samples, style: s.style, fps: InkOptions.fps, seed: 0, strokeIndex: s.index)
+            where st.point.alpha > 0 {
+                var p = st.point
+                p.age = 0  // every stamp shown, as at the drawing's last frame
+                out.append(p)
+            }
+        }
+        return (out, plan)
+    }
+
+    /// Renders drawing `items` (each with its index in the run) and hands each one's
+    /// coverage (`width` × `height` bytes, 0 none … 255 full, rows top to bottom) to
+    /// `deliver`, called on any thread, once per drawing, in no set order. While a page is
+    /// drawn, the next one's stamps are made and the last one's cells averaged and delivered.
+    package func render(_ items: [(index: Int, drawing: InkDrawing)], on renderer: Renderer,
+                        progress: (Int) -> Void = { _ in },
+                        deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) async throws {
+        var pages: [[(index: Int, drawing: InkDrawing)]] = []
+        var start = 0
+        while start < items.count {
+            let page = items[start].index / cellsPerPage
+            var end = start
+            while end < items.count, items[end].index / cellsPerPage == page { end += 1 }
+            pages.append(Array(items[start..<end]))
+            start = end
+        }
+        guard !pages.isEmpty else { return }
+        let first = pages[0]
+        var done = 0
+        var next: Task<Page, Never>? = Task.detached { [self] in prepare(first) }
+        var finishing: Task<(Double, Double), Error>?
+        for k in pages.indices {
+            let page = await next!.value
+            timings.stamp += page.seconds
+            if k + 1 < pages.count {
+                let following = pages[k + 1]
+                next = Task.detached { [self] in prepare(following) }
+            } else {
+                next = nil
+            }
+            var clock = Date()
+            func lap() -> Double { let now = Date(); defer { clock = now }; return now.timeIntervalSince(clock) }
+            let canvas = Canvas(width: pageSide, height: pageSide, background: .color(.transparent))
+            try await renderer.drawImmediate(canvas: canvas, batches: [StampBatch(brushKey: brushKey, brush: brush, stamps: page.stamps)])
+            await renderer.finish()
+            timings.draw += lap()
+            let frame = try await renderer.readFrame()
+            timings.readback += lap()
+            timings.pages += 1
+            // Drawings that reach past their pad, or need stroke layers: alone, as `render` draws them.
+            var alone: [Int: [UInt8]] = [:]
+            for i in page.alone {
+                alone[i] = try await renderAlone(page.items[i].drawing, on: renderer)
+                timings.alone += 1
+            }
+            timings.draw += lap()
+            if let finishing {
+                let (downscale, rest) = try await finishing.value
+                timings.downscale += downscale; timings.deliver += rest
+                done += pages[k - 1].count
+                progress(done)
+            }
+            let drawnAlone = alone
+            finishing = Task.detached { [self] in try finish(page.items, frame: frame, alone: drawnAlone, deliver: deliver) }
+        }
+        if let finishing {
+            let (downscale, rest) = try await finishing.value
+            timings.downscale += downscale; timings.deliver += rest
+            done += pages[pages.count - 1].count
+            progress(done)
+        }
+    }
+
+    /// A page's stamps, moved to their cells, in draw order; which drawings must be drawn alone.
+    struct Page: Sendable {
+        var items: [(index: Int, drawing: InkDrawing)]
+        var stamps: [SketchPoint]
+        var alone: [Int]
+        var seconds: Double
+    }
+
+    func prepare(_ items: [(index: Int, drawing: InkDrawing)]) -> Page {
+        let t0 = Date()
+        let cells = cellWidth, cellsH = cellHeight, pad = Float(self.pad)
+        // A page holds at most a script's stamps: a drawing over its cell's share is drawn alone.
+        let share = max(1, Limits.maxStampsPerScript / cellsPerPage)
+        let laid: [(stamps: [SketchPoint], fits: Bool)] = InkAtlas.parallelMap(items.count) { i in
+            guard let made = stamps(items[i].drawing), made.stamps.count <= share else { return ([], false) }
+            let o = origin(items[i].index % cellsPerPage)
+            var fits = true
+            var moved = made.stamps
+            for k in moved.indices {
+                let p = moved[k]
+                if p.x - p.radius < -pad || p.y - p.radius < -pad || p.x + p.radius > Float(cells) + pad
+                    || p.y + p.radius > Float(cellsH) + pad { fits = false }
+                moved[k].x += Float(o.x); moved[k].y += Float(o.y)
+            }
+            return (fits ? moved : [], fits)
+        }
+        var all: [SketchPoint] = []
+        all.reserveCapacity(laid.reduce(0) { $0 + $1.stamps.count })
+        for l in laid { all += l.stamps }
+        let alone = laid.indices.filter { !laid[$0].fits }
+        return Page(items: items, stamps: all, alone: alone, seconds: Date().timeIntervalSince(t0))
+    }
+
+    /// Averages a drawn page's cells down and delivers them, on every core. Returns the
+    /// seconds spent averaging (summed over cores, divided by them) and the rest.
+    func finish(_ items: [(index: Int, drawing: InkDrawing)], frame: [UInt8], alone: [Int: [UInt8]],
+                deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) throws -> (Double, Double) {
+        let t0 = Date()
+        let s = supersample, w = width, h = height, side = pageSide, cells = cellWidth
+        let results: [(error: Error?, seconds: Double)] = frame.withUnsafeBufferPointer { px in
+            InkAtlas.parallelMap(items.count) { i in
+                let t0 = Date()
+                let out: [UInt8]
+                if let a = alone[i] { out = InkAtlas.average(a, stride: cells, at: (0, 0), width: w, height: h, factor: s) }
+                else {
+                    let o = origin(items[i].index % cellsPerPage)
+                    out = InkAtlas.averageRGBA(px, stride: side, at: o, width: w, height: h, factor: s)
+                }
+                let spent = Date().timeIntervalSince(t0)
+                do { try deliver(items[i].index, out) } catch { return (error, spent) }
+                return (nil, spent)
+            }
+        }
+        let total = Date().timeIntervalSince(t0)
+        let cores = Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let downscale = min(total, results.reduce(0) { $0 + $1.seconds } / cores)
+        if let error = results.lazy.compactMap(\.error).first { throw error }
+        return (downscale, total - downscale)
+    }
+
+    /// `body(0) … body(count − 1)` on every core, results in order.
+    static func parallelMap<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+        defer { buffer.deallocate() }
+        let base = UnsafeSendableBox(buffer)
+        withoutActuallyEscaping(body) { body in
+            let run = UnsafeSendableBox(body)
+            DispatchQueue.concurrentPerform(iterations: count) { i in
+                (base.value.baseAddress! + i).initialize(to: run.value(i))
+            }
+        }
+        let out = Array(buffer)
+        _ = buffer.deinitialize()
+        return out
+    }
+
+    /// A drawing on its own canvas of one cell, as coverage bytes.
+    func renderAlone(_ drawing: InkDrawing, on renderer: Renderer) async throws -> [UInt8] {
+        var o = options
+        o.background = .transparent
+        let plan = InkPlan.layout(drawing, o)
+        var script = Script(path: drawing.name ?? "drawing", directory: ".", canvas: CanvasSpec(width: plan.width, height: plan.height),
+                            fps: InkOptions.fps, brushes: ["ink": .builtin(options.brush, size: InkOptions.brushSize, location: .file)],
+                            brushOrder: ["ink"])
+        script.draw = plan.strokes.map { DrawEntry(brush: "ink", stamps: [], stroke: $0, mode: $0.style.mode) }
+        let scene = try Scene(script: script)
+        let lastFrame = Int((plan.strokes.compactMap { $0.samples.last?.t }.max() ?? 0) * InkOptions.fps) + 2
+        let image = try await renderer.render(scene, frame: lastFrame)
+        var alpha = [UInt8](repeating: 0, count: plan.width * plan.height)
+        for i in alpha.indices { alpha[i] = image.pixels[i * 4 + 3] }
+        return alpha
+    }
+
+    /// The mean of each `factor` × `factor` block of alpha in RGBA rows, rounded.
+    static func averageRGBA(_ px: UnsafeBufferPointer<UInt8>, stride: Int, at o: (x: Int, y: Int), width: Int, height: Int,
+                            factor: Int) -> [UInt8] {
+        let n = UInt32(factor * factor), half = n / 2
+        return [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+            let src = px.baseAddress!
+            for y in 0..<height {
+                let row = src + ((o.y + y * factor) * stride + o.x) * 4 + 3
+                if factor == 1 {
+                    for x in 0..<width { out[y * width + x] = row[x * 4] }
+                    continue
+                }
+                for x in 0..<width {
+                    var sum: UInt32 = 0
+                    for dy in 0..<factor {
+                        let p = row + (dy * stride + x * factor) * 4
+                        for dx in 0..<factor { sum += UInt32(p[dx * 4]) }
+                    }
+                    out[y * width + x] = UInt8((sum + half) / n)
+                }
+            }
+            initialized = width * height
+        }
+    }
+
+    /// As `averageRGBA`, over one byte a pixel.
+    static func average(_ px: [UInt8], stride: Int, at o: (x: Int, y: Int), width: Int, height: Int, factor: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height)
+        let n = UInt32(factor * factor), half = n / 2
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum: UInt32 = 0
+                for dy in 0..<factor {
+                    for dx in 0..<factor { sum += UInt32(px[(o.y + y * factor + dy) * stride + o.x + x * factor + dx]) }
+                }
+                out[y * width + x] = UInt8((sum + half) / n)
+            }
+        }
+        return out
+    }
+}
+
+/// A value shared with `concurrentPerform`'s iterations, each touching its own part.
+final class UnsafeSendableBox<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}

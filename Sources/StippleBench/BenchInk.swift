@@ -1,0 +1,90 @@
+import Stipple
+import Foundation
+
+/// Scenario `ink`: a Quick, Draw!-shaped dataset rendered in one run (docs/ink-formats.md),
+/// 256×256 PNG files and one 28×28 `.npy` array, against what a Python user writes for
+/// the same job (cairocffi lines 16 wide with round caps, Pillow's box resize, numpy.save),
+/// run as a child process on the same drawings in the same run.
+extension BenchSuite {
+    func ink(_ renderer: Renderer, _ report: inout BenchReport) async throws {
+        let count = config.inkDrawings
+        let folder = NSTemporaryDirectory() + "stipple-bench-ink-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = (folder as NSString).appendingPathComponent("drawings.ndjson")
+        let text = BenchSuite.quickDrawShaped(count, seed: config.seed)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: input))
+        let bytes = Array(text.utf8)
+        let work = "\(count) drawings (~9 strokes, ~76 points), spacing \(config.inkSpacing)"
+
+        // Lines 16 wide on the 256 box, as the peer draws them.
+        var options = InkOptions()
+        options.fit = .frame
+        options.margin = 0
+        options.radius = 8
+        options.spacing = config.inkSpacing
+        let peer = BenchSuite.inkPeer(folder: folder)
+        for (label, size, npy) in [("256×256 PNG files", 256, false), ("28×28 .npy", 28, true)] {
+            log("ink: stipple, \(label)")
+            var o = options
+            o.radius = 8 * Double(size) / 256
+            let out = (folder as NSString).appendingPathComponent(npy ? "stipple.npy" : "stipple")
+            if !npy { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+            let run = InkDataset(input: input, output: npy ? .npy(out) : .folder(out), width: size, height: size, options: o)
+            let s = try await run.run(on: renderer, bytes: bytes)
+            let rate = Double(s.drawings) / s.seconds
+            let t = s.timings
+            var row = BenchRow(scenario: "ink", variant: "stipple, \(label)", workload: work, timing: Timing(samples: [s.seconds]),
+                               figures: ["drawings/s": rate, "read s": s.parseSeconds, "stamps s": t.stamp, "draw s": t.draw,
+                                         "readback s": t.readback, "downscale s": t.downscale, "encode+write s": t.deliver])
+            row.note = "\(t.pages) page\(t.pages == 1 ? "" : "s") of \(run.width * InkDataset.supersample(width: size, height: size))-pixel cells"
+            report.rows.append(row)
+            guard let peer else { continue }
+            log("ink: python cairocffi, \(label)")
+            do {
+                let p = try peer.run(mode: npy ? "npy" : "png", input: input,
+                                     output: (folder as NSString).appendingPathComponent(npy ? "python.npy" : "python"))
+                let peerRate = Double(count) / p.seconds
+                var prow = BenchRow(scenario: "ink", variant: "python cairocffi, \(label)", workload: work,
+                                    timing: Timing(samples: [p.seconds]),
+                                    figures: ["drawings/s": peerRate, "draw s": p.draw, "encode+write s": p.encode])
+                prow.ratio = p.seconds / s.seconds * Double(s.drawings) / Double(count)
+                prow.ratioTo = "stipple, \(label)"
+                report.rows.append(prow)
+                report.targets.append(.init(name: "ink: stipple / python drawings/s, \(label)", measured: rate / peerRate, limit: 3, atMost: false))
+            } catch {
+                report.skipped.append("ink: python peer, \(label): \(error)")
+            }
+        }
+        if peer == nil {
+            report.skipped.append("ink: the Python peer (python3 with cairocffi, numpy and pillow: pip install cairocffi numpy pillow)")
+        }
+    }
+
+    /// `count` drawings shaped like Quick, Draw! simplified ones: 9 strokes and 76 points on
+    /// average, whole coordinates 0…255, wandering lines; one ndjson line each, seeded.
+    static func quickDrawShaped(_ count: Int, seed: UInt64) -> String {
+        var rng = SplitMix64(seed: seed)
+        var out = ""
+        out.reserveCapacity(count * 700)
+        for i in 0..<count {
+            let strokes = 5 + Int(rng.next() % 9)          // 5…13, mean 9
+            var parts: [String] = []
+            for _ in 0..<strokes {
+                let n = 2 + Int(rng.next() % 15)           // 2…16, mean 8.4 → ~76 a drawing
+                var x = Double(rng.next() % 256), y = Double(rng.next() % 256)
+                var angle = Double(rng.next() % 628) / 100
+                var xs: [Int] = [], ys: [Int] = []
+                for _ in 0..<n {
+                    xs.append(Int(min(255, max(0, x)))); ys.append(Int(min(255, max(0, y))))
+                    angle += (Double(rng.next() % 200) - 100) / 150
+                    let step = 8 + Double(rng.next() % 24)
+                    x += cos(angle) * step; y += sin(angle) * step
+                }
+                parts.append("[[\(xs.map(String.init).joined(separator: ","))],[\(ys.map(String.init).joined(separator: ","))]]")
+            }
+            out += "{\"word\":\"bench\",\"countrycode\":\"US\",\"recognized\":true,\"key_id\":\"\(6_000_000_000_000_000 + i)\",\"drawing\":[\(parts.joined(separator: ","))]}\n"
+        }
+        return out
+    }
+}

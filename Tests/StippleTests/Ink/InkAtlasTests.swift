@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+@testable import Stipple
+
+final class InkAtlasTests: XCTestCase {
+    private static let renderer = Result { try Renderer() }
+
+    /// A cell's pixels depend on its drawing alone: a full page gives every drawing exactly
+    /// the pixels it gets on a page of its own (same cell), so neighbours never bleed in and
+    /// a shard draws what the whole run draws. Against the drawing on its own canvas of one
+    /// cell, the only difference is float rounding of the cell's offset: at most 1 level.
+    func testACellRendersAsTheDrawingAlone() async throws {
+        let renderer = try InkAtlasTests.renderer.get()
+        let path = try InkFiles.real("quickdraw/simplified_snowflake.ndjson")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let drawings = try QuickDrawReader.lines(bytes).map { try QuickDrawReader.drawing(bytes, line: $0, file: path) }
+        var options = InkOptions()
+        options.brush = .softRound
+        options.radius = 6  // wide strokes: right up to the pad between cells
+        let atlas = InkAtlas(width: 48, height: 40, supersample: 1, options: options, maxSide: 512)
+        XCTAssertGreaterThan(atlas.cellsPerPage, 4)
+        let items = drawings.enumerated().map { (index: $0.offset * 3 + 1, drawing: $0.element) }
+        let got = Locked<[Int: [UInt8]]>([:])
+        try await atlas.render(items, on: renderer) { index, coverage in got.update { $0[index] = coverage } }
+        XCTAssertEqual(got.value.count, drawings.count)
+        for item in items {
+            let single = Locked<[UInt8]>([])
+            try await atlas.render([item], on: renderer) { _, coverage in single.update { $0 = coverage } }
+            let cell = got.value[item.index]!
+            XCTAssertGreaterThan(cell.max()!, 0)
+            XCTAssertEqual(cell, single.value, "drawing at \(item.index)")
+            let alone = try await atlas.renderAlone(item.drawing, on: renderer)
+            let worst = zip(cell, alone).map { abs(Int($0) - Int($1)) }.max()!
+            XCTAssertLessThanOrEqual(worst, 1, "drawing at \(item.index)")
+        }
+    }
+
+    func testSupersampleFactor() {
+        XCTAssertEqual(InkDataset.supersample(width: 28, height: 28), 2)
+        XCTAssertEqual(InkDataset.supersample(width: 16, height: 20), 3)
+        XCTAssertEqual(InkDataset.supersample(width: 12, height: 8), 4)
+        XCTAssertEqual(InkDataset.supersample(width: 48, height: 30), 1)
+        XCTAssertEqual(InkDataset.supersample(width: 256, height: 256), 1)
+    }
+}
+
+final class Locked<T>: @unchecked Sendable {
+    private var stored: T
+    private let lock = NSLock()
+    init(_ value: T) { stored = value }
+    var value: T { lock.lock(); defer { lock.unlock() }; return stored }
+    func update(_ body: (inout T) -> Void) { lock.lock(); body(&stored); lock.unlock() }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import XCTest
+@testable import Stipple
+
+/// `stipple render` and `stipple convert` on ink files, run as a user runs them.
+final class InkCLITests: XCTestCase {
+    var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "stipple-ink-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+
+    @discardableResult
+    func stipple(_ args: [String], status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> TestSupport.Run {
+        let run = try TestSupport.stipple(args)
+        XCTAssertEqual(run.status, status, "stipple \(args.joined(separator: " ")): \(run.stderr)", file: file, line: line)
+        return run
+    }
+
+    func bytes(_ p: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: p)) }
+
+    func testInkRendersAsItsConvertedScriptAndRoundTripsThroughInkML() throws {
+        let inputs = [InkFiles.fixture("channels.inkml"), InkFiles.fixture("difference.inkml"), InkFiles.fixture("raw.ndjson")]
+        for (i, input) in inputs.enumerated() {
+            try stipple(["render", input, "-o", path("\(i)-ink.png")])
+            try stipple(["convert", input, "-o", path("\(i).json")])
+            try stipple(["render", path("\(i).json"), "-o", path("\(i)-json.png")])
+            XCTAssertEqual(try bytes(path("\(i)-ink.png")), try bytes(path("\(i)-json.png")), input)
+            // Script → InkML → script: the same script, the same image.
+            try stipple(["convert", path("\(i).json"), "-o", path("\(i).inkml")])
+            try stipple(["convert", path("\(i).inkml"), "-o", path("\(i)-back.json")])
+            XCTAssertEqual(try bytes(path("\(i).json")), try bytes(path("\(i)-back.json")), input)
+            try stipple(["render", path("\(i)-back.json"), "-o", path("\(i)-back.png")])
+            XCTAssertEqual(try bytes(path("\(i)-ink.png")), try bytes(path("\(i)-back.png")), input)
+        }
+        // The exported file is InkML that names its channels, canvas and brush.
+        let text = try String(contentsOfFile: path("0.inkml"), encoding: .utf8)
+        for part in ["<channel name=\"X\"", "<channel name=\"T\" type=\"decimal\" units=\"s\"/>", "<channel name=\"F\"",
+                     "<brushProperty name=\"color\" value=\"#ff0000\"/>"] {
+            XCTAssertTrue(text.contains(part), part)
+        }
+    }
+
+    func testQuickDrawSelectionAndSize() throws {
+        let input = InkFiles.fixture("mixed.ndjson")
+        let run = try stipple(["render", input, "--key", "6", "--size", "64x48", "-o", path("six.png")])
+        XCTAssertTrue(run.stderr.contains("64×48"), run.stderr)
+        let image = try PNGFile.read(path: path("six.png")).image
+        XCTAssertEqual([image.width, image.height], [64, 48])
+        // White canvas, dark ink somewhere in the middle.
+        XCTAssertEqual(image.pixel(0, 0).r, 255)
+        XCTAssertTrue((0..<64).contains { image.pixel($0, 24).r < 128 })
+        try stipple(["render", input, "-o", path("x.png")], status: 2)
+        let bad = try stipple(["render", input, "--index", "2", "-o", path("x.png")], status: 2)
+        XCTAssertTrue(bad.stderr.contains("mixed.ndjson:4:33: stroke 1 has 2 x values but 1 y values"), bad.stderr)
+    }
+
+    func testInkOptionsAreRefusedForScripts() throws {
+        let script = TestSupport.fixtures.appendingPathComponent("scripts").path
+        let any = try FileManager.default.contentsOfDirectory(atPath: script).first { $0.hasSuffix(".json") }!
+        let run = try stipple(["render", (script as NSString).appendingPathComponent(any), "--size", "9x9", "-o", path("a.png")], status: 64)
+        XCTAssertTrue(run.stderr.contains("apply to ink files"), run.stderr)
+    }
+
+    /// A file of `count` Quick, Draw!-shaped drawings, deterministic.
+    func drawings(_ count: Int, badLine: Int? = nil) throws -> String {
+        var rng = SplitMix64(seed: 7)
+        var lines: [String] = []
+        for i in 0..<count {
+            if i == badLine { lines.append("{\"key_id\": \"bad\", \"drawing\": [[[1, 2], [3]]]}"); continue }
+            var strokes: [String] = []
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let n = 2 + Int(rng.next() % 6)
+                let xs = (0..<n).map { _ in String(rng.next() % 256) }, ys = (0..<n).map { _ in String(rng.next() % 256) }
+                strokes.append("[[\(xs.joined(separator: ","))],[\(ys.joined(separator: ","))]]")
+            }
+            lines.append("{\"key_id\":\"\(5_000_000 + i)\",\"word\":\"test\",\"drawing\":[\(strokes.joined(separator: ","))]}")
+        }
+        let file = path("drawings.ndjson")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func testShardedFoldersJoinToTheWholeRun() throws {
+        let input = try drawings(23)
+        try stipple(["render", input, "--size", "40x40", "-o", path("whole/")])
+        for k in 1...3 { try stipple(["render", input, "--size", "40x40", "--shard", "\(k)/3", "-o", path("parts/")]) }
+        let whole = try FileManager.default.contentsOfDirectory(atPath: path("whole")).sorted()
+        XCTAssertEqual(whole.count, 23)
+        XCTAssertEqual(whole.first, "5000000.png")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("parts")).sorted(), whole)
+        for name in whole { XCTAssertEqual(try bytes(path("whole/" + name)), try bytes(path("parts/" + name)), name) }
+        let png = try PNGFile.read(path: path("whole/5000003.png"))
+        XCTAssertTrue(png.isGrey)
+        // A second run into the same folder refuses to replace files unless told.
+        let again = try stipple(["render", input, "--size", "40x40", "-o", path("whole/")], status: 2)
+        XCTAssertTrue(again.stderr.contains("--overwrite"), again.stderr)
+        try stipple(["render", input, "--size", "40x40", "-o", path("whole/"), "--overwrite"])
+    }
+
+    func testNpyArrayHeaderShapeAndShards() throws {
+        let input = try drawings(17)
+        let run = try stipple(["render", input, "-o", path("all.npy"), "--size", "28x28"])
+        XCTAssertTrue(run.stderr.contains("17×28×28 uint8"), run.stderr)
+        let data = [UInt8](try bytes(path("all.npy")))
+        XCTAssertEqual(Array(data[0..<8]), [0x93] + Array("NUMPY".utf8) + [1, 0])
+        let headerLength = Int(data[8]) | Int(data[9]) << 8
+        XCTAssertEqual((10 + headerLength) % 64, 0)
+        let header = String(decoding: data[10..<(10 + headerLength)], as: UTF8.self)
+        XCTAssertTrue(header.hasPrefix("{'descr': '|u1', 'fortran_order': False, 'shape': (17, 28, 28), }"), header)
+        XCTAssertTrue(header.hasSuffix("\n"))
+        let body = Array(data[(10 + headerLength)...])
+        XCTAssertEqual(body.count, 17 * 28 * 28)
+        // White strokes on black: corners empty, every drawing has ink.
+        for d in 0..<17 {
+            let plane = body[(d * 784)..<((d + 1) * 784)]
+            XCTAssertEqual(plane.first, 0)
+            XCTAssertGreaterThan(plane.max()!, 200, "drawing \(d)")
+        }
+        // Parts concatenate to the whole array.
+        var joined: [UInt8] = []
+        for k in 1...4 {
+            try stipple(["render", input, "-o", path("part\(k).npy"), "--size", "28x28", "--shard", "\(k)/4"])
+            let part = [UInt8](try bytes(path("part\(k).npy")))
+            let n = Int(part[8]) | Int(part[9]) << 8
+            joined += part[(10 + n)...]
+        }
+        XCTAssertEqual(joined, body)
+    }
+
+    func testBadLinesStopTheRunOrAreSkippedAndCounted() throws {
+        let input = try drawings(6, badLine: 3)
+        let fatal = try stipple(["render", input, "-o", path("a.npy")], status: 2)
+        XCTAssertTrue(fatal.stderr.contains("drawings.ndjson:4:"), fatal.stderr)
+        XCTAssertTrue(fatal.stderr.contains("--skip-bad-lines"), fatal.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("a.npy")))
+        let skipped = try stipple(["render", input, "-o", path("a.npy"), "--skip-bad-lines"])
+        XCTAssertTrue(skipped.stderr.contains("drawings.ndjson:4:"), skipped.stderr)
+        XCTAssertTrue(skipped.stderr.contains("skipped 1 bad line"), skipped.stderr)
+        XCTAssertTrue(skipped.stderr.contains("5×28×28"), skipped.stderr)
+    }
+}
+
+extension InkCLITests {
+    /// examples/distributed/ink-parallel.sh: its shards give the whole run's PNGs and rows.
+    func testTheInkRecipeJoinsToTheWholeRun() throws {
+        let input = try drawings(9)
+        let recipe = TestSupport.packageRoot.appendingPathComponent("examples/distributed/ink-parallel.sh").path
+        let env = ["STIPPLE": TestSupport.stippleBinary.path, "RUNNER": "xargs -P 2 -I {}"]
+        let exports = env.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        let run = try VideoTestSupport.shell("\(exports) sh '\(recipe)' '\(input)' 3 20x20", in: URL(fileURLWithPath: folder))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        try stipple(["render", input, "-o", path("whole/")])
+        try stipple(["render", input, "--size", "20x20", "-o", path("whole.npy")])
+        let names = try FileManager.default.contentsOfDirectory(atPath: path("whole")).sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("drawings")).sorted(), names)
+        for name in names { XCTAssertEqual(try bytes(path("whole/" + name)), try bytes(path("drawings/" + name)), name) }
+        func body(_ p: String) throws -> [UInt8] {
+            let d = [UInt8](try bytes(p))
+            return Array(d[(10 + (Int(d[8]) | Int(d[9]) << 8))...])
+        }
+        XCTAssertEqual(try (1...3).flatMap { try body(path("drawings-\($0).npy")) }, try body(path("whole.npy")))
+    }
+}
+
+extension InkCLITests {
+    /// A line whose strokes would make millions of stamps is a bad line, found before stamping.
+    func testADrawingOfTooManyStampsIsABadLine() throws {
+        let n = 40_000
+        let xs = (0..<n).map { $0 % 2 == 0 ? "0" : "255" }.joined(separator: ",")
+        let ys = (0..<n).map { String($0 % 256) }.joined(separator: ",")
+        let file = path("huge.ndjson")
+        let lines = ["{\"key_id\":\"1\",\"drawing\":[[[0,255],[0,255]]]}", "{\"key_id\":\"2\",\"drawing\":[[[\(xs)],[\(ys)]]]}"]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let fatal = try stipple(["render", file, "--size", "256x256", "--spacing", "0.01", "-o", path("h.npy")], status: 2)
+        XCTAssertTrue(fatal.stderr.contains("huge.ndjson:2:1: this drawing would make over 4194304 stamps"), fatal.stderr)
+        let skipped = try stipple(["render", file, "--size", "256x256", "--spacing", "0.01", "-o", path("h.npy"), "--skip-bad-lines"])
+        XCTAssertTrue(skipped.stderr.contains("1×256×256"), skipped.stderr)
+    }
+}
