@@ -95,13 +95,5 @@ final class ProgressLine: @unchecked Sendable {
         if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
-    func update(_ done: Int) {
-        guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
-        let now = Date()
-        guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
-        last = now
-        FileHandle.standardError.write(Data("\r\(InputError.escaped(label)) \(done)/\(total)\u{1B}[K".utf8))
-        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
-    }
+    func update(_ done: Int) { update(done, of: total) }
 }
