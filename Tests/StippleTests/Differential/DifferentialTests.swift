@@ -211,12 +211,18 @@ final class DifferentialTests: XCTestCase {
         case .entry, .background, .undrawn, .nothing:
             // Where the entry's own change shows outside every later entry, it must be named.
             let later = Array(shown[(position + 1)...])
-            let footprints = try await renderer.render(
-                canvas: Canvas(width: c.width, height: c.height),
-                batches: try await renderer.resolvedBatches(c.scene, atFrame: c.frame).enumerated()
-                    .filter { later.contains(shown[$0.offset]) }
-                    .map { var b = $0.element; b.mode = b.mode?.footprint; b.stamps = b.stamps.map { var p = $0; p.alpha = 1; return p }; return b },
-                settings: RenderSettings(effects: c.scene.effects))
+            let laterFootprints = try await renderer.resolvedBatches(c.scene, atFrame: c.frame).enumerated()
+                .filter { later.contains(shown[$0.offset]) }
+                .map { item -> StampBatch in
+                    var b = item.element
+                    b.mode = b.mode?.footprint
+                    b.stamps = b.stamps.map { var p = $0; p.alpha = 1; return p }
+                    return b
+                }
+            // In tiles where the canvas needs them, as bisect draws it.
+            let footprints = try await renderer.renderTiled(renderer.planTiles(
+                canvas: Canvas(width: c.width, height: c.height), batches: laterFootprints,
+                settings: RenderSettings(effects: c.scene.effects)))
             let visible = stride(from: 0, to: golden.pixels.count, by: 4).contains {
                 golden.pixels[$0..<$0 + 4] != altered.pixels[$0..<$0 + 4] && footprints.pixels[$0 + 3] == 0
             }
