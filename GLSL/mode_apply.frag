@@ -21,7 +21,16 @@ uniform float uMode;         // MODE_OVER, MODE_ERASE, …, MODE_SHARPEN: define
 uniform float uOpacity;      // strokeOpacity k
 uniform float uTolerance;    // edges: tolerance, or -1 without edges
 uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
-uniform float uShadowRadius; // R = ceil(3 sigma), or -1 without a shadow
+uniform float uShadowRadius; // R = ceil(3 sigma)
+// Compiled in (a program for each): whether the stroke casts a shadow (HAS_SHADOW) and
+// whether its effect blurs (BLURS: soften, sharpen). llvmpipe runs the texture reads of a
+// branch its lanes skip, so code a stroke cannot take is left out of its program.
+#ifndef HAS_SHADOW
+#define HAS_SHADOW 0
+#endif
+#ifndef BLURS
+#define BLURS 0
+#endif
 // R compiled in as well, for a loop of constant length (see mode_shadow.frag).
 #ifndef SHADOW_TAPS
 #define SHADOW_TAPS 0
@@ -81,10 +90,10 @@ void main() {
         w = max(max(diff.r, diff.g), max(diff.b, diff.a)) <= uTolerance ? 1.0 : 0.0;
     }
     vec4 s = fetch(uLayer, g) * (uOpacity * w);
-    if (uShadowRadius >= 0.0) {
-        float sa = shadowWeight(g) * uShadowColor.a;
-        d = vec4(uShadowColor.rgb * sa, sa) + d * (1.0 - sa);
-    }
+#if HAS_SHADOW
+    float sa = shadowWeight(g) * uShadowColor.a;
+    d = vec4(uShadowColor.rgb * sa, sa) + d * (1.0 - sa);
+#endif
     if (isMode(MODE_OVER)) {
         d = s + d * (1.0 - s.a);
     } else if (isMode(MODE_ERASE)) {
@@ -95,18 +104,18 @@ void main() {
         d = s + d - s * d;
     } else if (d.a > 0.0 && s.a > 0.0) {
         float m = s.a;
-        if (isMode(MODE_SOFTEN) || isMode(MODE_SHARPEN)) {
-            vec4 b = blurred(g);
-            vec4 e = b;
-            if (isMode(MODE_SHARPEN)) {
-                e = clamp(2.0 * d - b, 0.0, 1.0);
-                e.rgb = min(e.rgb, e.a);
-            }
-            d = d + (e - d) * m;
-        } else {
-            vec3 c = d.rgb / d.a;
-            d = vec4((c + (adjusted(c) - c) * m) * d.a, d.a);
+#if BLURS
+        vec4 b = blurred(g);
+        vec4 e = b;
+        if (isMode(MODE_SHARPEN)) {
+            e = clamp(2.0 * d - b, 0.0, 1.0);
+            e.rgb = min(e.rgb, e.a);
         }
+        d = d + (e - d) * m;
+#else
+        vec3 c = d.rgb / d.a;
+        d = vec4((c + (adjusted(c) - c) * m) * d.a, d.a);
+#endif
     }
     gl_FragColor = d;
 }

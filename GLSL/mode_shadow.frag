@@ -20,19 +20,23 @@ uniform vec2 uPassOffset;    // the same for this target
 #ifndef SHADOW_TAPS
 #define SHADOW_TAPS 0
 #endif
+// 1 when the stroke has "detect edges": only then is the canvas read a tap.
+#ifndef EDGES
+#define EDGES 0
+#endif
 uniform float uSigma;
 uniform float uOpacity;      // strokeOpacity k
-uniform float uTolerance;    // edges: tolerance, or -1 without edges
+uniform float uTolerance;    // edges: the tolerance (EDGES, compiled in, says whether the stroke has edges)
 uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
 
 float weightAt(vec2 q) {
     if (q.x < 0.0 || q.y < 0.0 || q.x >= uCanvasSize.x || q.y >= uCanvasSize.y) return 0.0;
     vec2 uv = (q + uOffset + 0.5) / uTexSize;
     float w = 1.0;
-    if (uTolerance >= 0.0) {
-        vec4 d = abs(floor(texture2D(uBefore, uv) * 255.0 + 0.5) - uReference);
-        w = max(max(d.r, d.g), max(d.b, d.a)) <= uTolerance ? 1.0 : 0.0;
-    }
+#if EDGES
+    vec4 d = abs(floor(texture2D(uBefore, uv) * 255.0 + 0.5) - uReference);
+    w = max(max(d.r, d.g), max(d.b, d.a)) <= uTolerance ? 1.0 : 0.0;
+#endif
     return texture2D(uLayer, uv).a * uOpacity * w;
 }
 

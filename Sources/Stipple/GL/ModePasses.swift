@@ -45,11 +45,16 @@ final class ModePasses {
         return t
     }
 
-    /// The program of `fragment`, with the shadow's taps on each side compiled in.
-    private func program(_ fragment: String, taps: Int = 0) throws -> ShaderProgram {
-        let key = "\(fragment) \(taps)"
+    /// The program of `fragment`, with the shadow's taps on each side, and whether the
+    /// stroke has "detect edges", compiled in.
+    private func program(_ fragment: String, taps: Int = 0, edges: Bool = false, shadow: Bool = false,
+                         blurs: Bool = false) throws -> ShaderProgram {
+        let flags = [edges, shadow, blurs].map { $0 ? 1 : 0 }
+        let key = "\(fragment) \(taps) \(flags)"
         if let p = programs[key] { return p }
-        let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment, defines: ["SHADOW_TAPS \(taps)"] + ModeShaderConstants.defines)
+        let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment,
+                                  defines: ["SHADOW_TAPS \(taps)", "EDGES \(flags[0])", "HAS_SHADOW \(flags[1])",
+                                            "BLURS \(flags[2])"] + ModeShaderConstants.defines)
         programs[key] = p
         return p
     }
@@ -77,7 +82,8 @@ final class ModePasses {
         gl.disable(GLenum(GL_BLEND))
 
         var blurredTexture = c.texture
-        if pass.mode.effect == .soften || pass.mode.effect == .sharpen {
+        let blurs = pass.mode.effect == .soften || pass.mode.effect == .sharpen
+        if blurs {
             let b = try target(&blurred, like: canvas, band: band)
             b.bind(gl)
             scissor(b, pass.needed(pass.stamps.grown(x: 0, y: StrokeMode.blurRadius), y: StrokeMode.blurRadius)
@@ -100,7 +106,7 @@ final class ModePasses {
             gl.disable(GLenum(GL_BLEND))
             // What the last pass reads of it: the exact pixels moved back by the offset, ±R down.
             scissor(t, pass.exact.map { written.intersection($0.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius)) } ?? written)
-            let p = try program("mode_shadow.frag", taps: s.radius)
+            let p = try program("mode_shadow.frag", taps: s.radius, edges: pass.reference != nil)
             gl.useProgram(p.id)
             setCanvas(p, canvas, pass)
             setWeight(p, pass)
@@ -115,7 +121,8 @@ final class ModePasses {
 
         canvas.bind(gl)
         scissor(canvas, pass.needed(pass.region))
-        let p = try program("mode_apply.frag", taps: pass.mode.shadow?.radius ?? 0)
+        let p = try program("mode_apply.frag", taps: pass.mode.shadow?.radius ?? 0, shadow: pass.mode.shadow != nil,
+                            blurs: blurs)
         gl.useProgram(p.id)
         setCanvas(p, canvas, pass)
         setWeight(p, pass)
