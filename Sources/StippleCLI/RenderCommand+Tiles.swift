@@ -8,7 +8,7 @@ import Stipple
 extension RenderCommand {
     /// True when this run draws `scene` in tiles.
     func drawsInTiles(_ scene: Scene, _ renderer: Renderer) -> Bool {
-        renderer.needsTiles(scene.canvas, tile: tile)
+        renderer.needsTiles(scene.canvas, batches: scene.batches, tile: tile)
     }
 
     /// Draws frame `n` in tiles and streams it to `path`, whole or not at all; with

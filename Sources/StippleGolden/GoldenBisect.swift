@@ -97,7 +97,7 @@ package struct GoldenBisect {
     /// `entries` over `canvas`, in tiles where the canvas needs them (the same pixels).
     private func draw(_ entries: [StampBatch], on canvas: Canvas) async throws -> Image {
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
-        if renderer.needsTiles(canvas, tile: nil, spill: 0) {
+        if renderer.needsTiles(canvas, batches: entries, tile: nil) {
             return try await renderer.renderTiled(renderer.planTiles(canvas: canvas, batches: entries, settings: settings))
         }
         return try await renderer.render(canvas: canvas, batches: entries, settings: settings)

@@ -69,7 +69,7 @@ struct PassReaches: Sendable, Equatable {
 
     /// The canvas: nothing past its edges is read (blurs repeat its border, shadows see
     /// nothing there), so a cone stops at them.
-    private var canvas = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
+    private let canvas: PixelBox
 
     init(_ batches: [StampBatch], settings: RenderSettings, ageOffset: Float, canvas: Canvas) {
         self.canvas = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)

@@ -28,13 +28,9 @@ extension Renderer {
     }
 
     /// The scene's batches at render frame `frame` as that frame draws them: each "detect
-    /// edges" stroke with its reference (a prefix of them draws what the frame draws so far).
+    /// edges" stroke with its reference (a prefix of them draws what the frame draws so far),
+    /// references found for this call alone.
     package func resolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points) throws -> [StampBatch] {
-        try edgeResolvedBatches(scene, atFrame: frame, primitive: primitive)
-    }
-
-    /// As above, with references found for this call alone.
-    func edgeResolvedBatches(_ scene: Scene, atFrame frame: Int, primitive: Primitive = .points) throws -> [StampBatch] {
         var memo = EdgeMemo()
         return try edgeResolvedBatches(scene, atFrame: frame, primitive: primitive, memo: &memo)
     }
@@ -84,14 +80,13 @@ extension Renderer {
                      x: Int, y: Int) throws -> [UInt8] {
         let settings = RenderSettings(effects: effects, primitive: primitive)
         let rect = TileRect(x: x, y: y, width: 1, height: 1)
-        let reaches = PassReaches(batches, settings: settings, ageOffset: 0, canvas: canvas)
-        let apron = apron(for: batches, effects: effects, reaches: reaches, around: rect)
+        let cone = PassReaches(batches, settings: settings, ageOffset: 0, canvas: canvas).cone(rect.box)
+        let apron = apron(for: batches, effects: effects, cone: cone)
         let target = try device.beginTile(width: 1, height: 1, apron: apron, originX: x, originY: y,
                                           fill: try tileFill(canvas, rect, apron: apron))
         defer { device.endTiles() }
-        let box = PixelBox(x0: x, y0: y, x1: x + 1, y1: y + 1)
         try drawPasses(batches, canvas: canvas, settings: settings, ageOffset: 0, into: target,
-                       exact: box.grown(x: reaches.cone(box), y: reaches.cone(box)))
+                       exact: rect.box.grown(x: cone, y: cone))
         return try device.readPixel(target, x: x, y: y)
     }
 }

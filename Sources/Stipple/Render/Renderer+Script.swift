@@ -13,7 +13,7 @@ extension Renderer {
     public func render(_ scene: Scene, frame: Int, primitive: Primitive = .points) throws -> Image {
         try Renderer.checkImageBudget(scene.canvas)
         if let image = try renderInTilesWhenTooLarge(scene, frame: frame, primitive: primitive) { return image }
-        return try render(canvas: scene.canvas, batches: edgeResolvedBatches(scene, atFrame: frame, primitive: primitive),
+        return try render(canvas: scene.canvas, batches: resolvedBatches(scene, atFrame: frame, primitive: primitive),
                           settings: RenderSettings(effects: scene.effects, primitive: primitive))
     }
 }

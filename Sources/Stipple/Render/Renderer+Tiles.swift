@@ -46,16 +46,10 @@ extension Renderer {
         return half.isFinite ? Int(half.rounded(.up)) + 2 : Int((info.pointSizeRange.upperBound / 2).rounded(.up)) + 2
     }
 
-    /// The apron a tile `rect` of `batches` is drawn with: the points' apron, plus how far the
-    /// stroke layers that reach the tile read past it (`PassReaches.cone`). Without `rect`,
-    /// the widest any tile of the canvas can need.
-    nonisolated func apron(for batches: [StampBatch], effects: AgeEffects = AgeEffects(), reaches: PassReaches? = nil,
-                           around rect: TileRect? = nil) -> Int {
-        let points = pointApron(for: batches, effects: effects)
-        guard let reaches else { return points }
-        let cone = rect.map { reaches.cone(PixelBox(x0: $0.x, y0: $0.y, x1: $0.x + $0.width, y1: $0.y + $0.height)) }
-            ?? reaches.widestCone
-        return cone == 0 ? points : points + cone
+    /// The apron tiles of `batches` are drawn with: the points' apron, plus `cone`, how far
+    /// the stroke layers that reach a tile read past it (`PassReaches.cone`, or its widest).
+    nonisolated func apron(for batches: [StampBatch], effects: AgeEffects = AgeEffects(), cone: Int = 0) -> Int {
+        pointApron(for: batches, effects: effects) + cone
     }
 
     /// The largest tile side the driver holds with `apron` around it, and `spill` more for
@@ -65,10 +59,12 @@ extension Renderer {
         return (max(1, side.width - 2 * (apron + spill)), max(1, side.height - 2 * (apron + spill)))
     }
 
-    /// True when `canvas` is drawn in tiles: asked for (`tile`), too large for the driver
-    /// (with `spill` around it for the mode passes' targets), or larger than `onePassPixels`.
-    package nonisolated func needsTiles(_ canvas: Canvas, tile: Int?, spill: Int = 0) -> Bool {
-        tile != nil || tooLargeForOnePass(canvas, spill: spill) || canvas.width * canvas.height > Renderer.onePassPixels
+    /// True when `canvas` with `batches` is drawn in tiles: asked for (`tile`), too large for
+    /// the driver (with what the mode passes' targets spill around it), or larger than
+    /// `onePassPixels`.
+    package nonisolated func needsTiles(_ canvas: Canvas, batches: [StampBatch], tile: Int?) -> Bool {
+        tile != nil || tooLargeForOnePass(canvas, spill: FramePasses(batches).spill)
+            || canvas.width * canvas.height > Renderer.onePassPixels
     }
 
     /// True when the driver cannot hold `canvas` as one target, with `spill` around it.
@@ -89,7 +85,7 @@ extension Renderer {
         if case .surface = canvas.background { throw RenderError("a tiled canvas cannot start as a surface") }
         if let tile, tile < 1 { throw RenderError("a tile is at least 1 pixel wide (got \(tile))") }
         let reaches = PassReaches(batches, settings: settings, ageOffset: ageOffset, canvas: canvas)
-        var apron = apron(for: batches, effects: settings.effects, reaches: reaches)
+        var apron = apron(for: batches, effects: settings.effects, cone: reaches.widestCone)
         let spill = FramePasses(batches).spill
         let most = largestTile(apron: apron, spill: spill)
         let bandRows = max(1, Renderer.bandBytes / (canvas.width * 4))
@@ -134,16 +130,16 @@ extension Renderer {
         for column in 0..<grid.columns {
             let rect = grid.rect(column: column, row: n)
             let batches = frame.bins.batches(frame.batches, column: column, row: n)
+            let box = rect.box
+            let cone = frame.reaches.cone(box)
             // Rounded up to 32 px (at most the widest), so neighbouring tiles share a target.
             let apron = frame.reaches.isEmpty ? frame.apron
-                : min(frame.apron, (apron(for: batches, effects: frame.settings.effects, reaches: frame.reaches,
-                                          around: rect) + 31) / 32 * 32)
+                : min(frame.apron, (apron(for: batches, effects: frame.settings.effects, cone: cone) + 31) / 32 * 32)
             let target = try device.beginTile(width: grid.tileWidth, height: grid.tileHeight, apron: apron,
                                               originX: rect.x, originY: rect.y,
                                               fill: try tileFill(frame.canvas, rect, apron: apron))
-            let box = PixelBox(x0: rect.x, y0: rect.y, x1: rect.x + rect.width, y1: rect.y + rect.height)
             try drawPasses(batches, canvas: frame.canvas, settings: frame.settings, ageOffset: frame.ageOffset,
-                           into: target, exact: box.grown(x: frame.reaches.cone(box), y: frame.reaches.cone(box)))
+                           into: target, exact: box.grown(x: cone, y: cone))
             try band.withUnsafeMutableBytes {
                 try device.readTile(target, width: rect.width, height: rect.height, into: $0, rowBytes: rowBytes,
                                     row: 0, column: rect.x)
@@ -160,7 +156,7 @@ extension Renderer {
     func renderInTilesWhenTooLarge(_ scene: Scene, frame: Int, primitive: Primitive) throws -> Image? {
         guard tooLargeForOnePass(scene.canvas, spill: FramePasses(scene.batches).spill) else { return nil }
         let settings = RenderSettings(effects: scene.effects, primitive: primitive)
-        return try renderTiled(planTiles(canvas: scene.canvas, batches: edgeResolvedBatches(scene, atFrame: frame,
+        return try renderTiled(planTiles(canvas: scene.canvas, batches: resolvedBatches(scene, atFrame: frame,
                                          primitive: primitive), settings: settings))
     }
 

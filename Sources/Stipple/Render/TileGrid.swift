@@ -49,6 +49,9 @@ struct TileRect: Equatable, Sendable {
     var y: Int
     var width: Int
     var height: Int
+
+    /// The same pixels as a box.
+    var box: PixelBox { PixelBox(x0: x, y0: y, x1: x + width, y1: y + height) }
 }
 
 /// How far a stamp can reach from its stored centre at any age: half its widest square

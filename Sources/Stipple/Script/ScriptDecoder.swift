@@ -208,8 +208,7 @@ struct ScriptDecoder: JSONReading {
                                            pointScale: Double(script.pointScale),
                                            drift: script.maxAge > 0 ? Double(script.dissolveDistance) : 0)
             try checkStampBudget(of: stroke, script: script, entry: value, what: what)
-            return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke,
-                             mode: stroke.style.mode)
+            return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke)
         }
     }
 

@@ -118,7 +118,7 @@ public final class VideoBake {
         let canvas = Canvas(width: header.width, height: header.height)
         let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
-        let modes = FramePasses(scene.batches).hasLayers
+        let modes = scene.hasStrokeLayers
             ? ModeBake(renderer: renderer, conversion: conversion, settings: settings, wholeFrames: !keepsSketch) : nil
         if first > readerAt {
             // A "detect edges" stroke born before the first frame baked takes its reference from

@@ -8,16 +8,10 @@ import Stipple
 /// (--metric, --window, --json), stamps, describe and convert. Each case knows when it must
 /// be refused (`mustFail`): a value the docs put out of range, which no run may accept.
 struct CLIGrammar {
-    /// SplitMix64: the same cases for the same seed on every machine.
+    /// The project's SplitMix64: the same cases for the same seed on every machine.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SplitMix64
+        mutating func next() -> UInt64 { generator.next() }
         mutating func int(_ range: ClosedRange<Int>) -> Int {
             range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
         }
@@ -38,7 +32,7 @@ struct CLIGrammar {
 
     var random: Random
 
-    init(seed: UInt64) { random = Random(state: seed) }
+    init(seed: UInt64) { random = Random(generator: SplitMix64(seed: seed)) }
 
     // MARK: Numbers
 
