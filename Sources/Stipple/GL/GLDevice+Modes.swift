@@ -2,9 +2,10 @@ import CStipple
 
 /// Stroke layers on the device: the brush modes' entry points.
 extension GLDevice {
-    /// Draws a stroke layer onto `target`; `stamps` plans the stroke's stamps alone.
-    func drawStrokeLayer(_ pass: StrokeLayerPass, stamps: FramePlan, onto target: Framebuffer) throws {
-        try modes.draw(pass, stamps: stamps, drawer: drawer, onto: target)
+    /// Draws stroke layers of one mode that touch no pixel in common onto `target`; `stamps`
+    /// plans their stamps alone.
+    func drawStrokeLayers(_ group: [StrokeLayerPass], stamps: FramePlan, onto target: Framebuffer) throws {
+        try modes.draw(group, stamps: stamps, drawer: drawer, onto: target)
     }
 
     /// One pixel of a target's canvas (rows top to bottom), premultiplied 8-bit RGBA.

@@ -59,8 +59,14 @@ final class ModePasses {
         return p
     }
 
-    /// Draws one stroke layer onto `canvas`: `stamps` is the plan of the stroke's stamps alone.
-    func draw(_ pass: StrokeLayerPass, stamps: FramePlan, drawer: FrameDrawer, onto canvas: Framebuffer) throws {
+    /// Draws stroke layers onto `canvas` as one set of passes: `group` holds layers of one
+    /// mode whose passes touch no pixel in common (`StrokeLayerPass.touched`), so each comes
+    /// out as if drawn alone, in any order; `stamps` is the plan of their stamps alone. Every
+    /// pass runs once for the group, each layer's part under its own scissor box: the driver
+    /// switches targets a few times for the group, not a few times for each layer.
+    func draw(_ group: [StrokeLayerPass], stamps: FramePlan, drawer: FrameDrawer, onto canvas: Framebuffer) throws {
+        guard let first = group.first else { return }
+        let mode = first.mode
         // Whatever throws on the way, the next clear of a target must not be scissored.
         defer { gl.disable(GLenum(GL_SCISSOR_TEST)) }
         let band = canvas.guardBand
@@ -70,67 +76,72 @@ final class ModePasses {
         // The shadow's first pass writes R past the stamps and reads R past that: L must be
         // clear out to 2R, or a stroke drawn there earlier (another tile's, or this frame's)
         // would cast a shadow.
-        let spread = max(StrokeMode.blurRadius, 2 * (pass.mode.shadow?.radius ?? 0))
-        let read = pass.region.union(pass.stamps.grown(x: spread, y: StrokeMode.blurRadius))
-            .clipped(width: pass.canvasWidth, height: pass.canvasHeight)
-        clear(l, read)
+        let reads = group.map { $0.reads }
+        for box in reads { clear(l, box) }
         try drawer.draw(stamps, layers: [], into: l)
         canvas.bind(gl)
         gl.bindTexture(c.texture)
-        let copied = window(canvas, read)
-        gl.copyToBoundTexture(x: copied.x, y: copied.y, width: copied.width, height: copied.height)
+        for box in reads {
+            let copied = window(canvas, box)
+            gl.copyToBoundTexture(x: copied.x, y: copied.y, width: copied.width, height: copied.height)
+        }
         gl.disable(GLenum(GL_BLEND))
 
         var blurredTexture = c.texture
-        let blurs = pass.mode.effect == .soften || pass.mode.effect == .sharpen
+        let blurs = mode.effect == .soften || mode.effect == .sharpen
         if blurs {
             let b = try target(&blurred, like: canvas, band: band)
             b.bind(gl)
-            scissor(b, pass.needed(pass.stamps.grown(x: 0, y: StrokeMode.blurRadius), y: StrokeMode.blurRadius)
-                .clipped(width: pass.canvasWidth, height: pass.canvasHeight))
             let p = try program("mode_blur.frag")
             gl.useProgram(p.id)
-            setCanvas(p, canvas, pass)
+            setCanvas(p, canvas, first)
             p.setSampler(gl, "uBefore", unit: 0)
             gl.bindTextureUnits([c.texture])
-            drawQuad()
+            for pass in group {
+                scissor(b, pass.needed(pass.stamps.grown(x: 0, y: StrokeMode.blurRadius), y: StrokeMode.blurRadius)
+                    .clipped(width: pass.canvasWidth, height: pass.canvasHeight))
+                drawQuad()
+            }
             blurredTexture = b.texture
         }
         var shadowTarget: Framebuffer?
-        if let s = pass.mode.shadow {
+        if let s = mode.shadow {
             // The blurred weight spills up to R past what the canvas target holds (its band, or a
             // tile's apron), and the final pass reads it there.
             let t = try target(&shadow, like: canvas, band: canvas.guardBand + max(1, s.radius))
-            let written = pass.stamps.grown(x: s.radius, y: 0)
-            clear(t, pass.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union(written))
+            let written = group.map { $0.stamps.grown(x: s.radius, y: 0) }
+            for (pass, w) in zip(group, written) {
+                clear(t, pass.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union(w))
+            }
             gl.disable(GLenum(GL_BLEND))
-            // What the last pass reads of it: the exact pixels moved back by the offset, ±R down.
-            scissor(t, pass.exact.map { written.intersection($0.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius)) } ?? written)
-            let p = try program("mode_shadow.frag", taps: s.radius, edges: pass.reference != nil)
+            let p = try program("mode_shadow.frag", taps: s.radius, edges: first.reference != nil)
             gl.useProgram(p.id)
-            setCanvas(p, canvas, pass)
-            setWeight(p, pass)
-            setOffset(p, "uPassOffset", t, pass)
+            setCanvas(p, canvas, first)
+            setWeight(p, first)
+            setOffset(p, "uPassOffset", t, first)
             p.set(gl, "uSigma", s.blur)
             p.setSampler(gl, "uLayer", unit: 0)
             p.setSampler(gl, "uBefore", unit: 1)
             gl.bindTextureUnits([l.texture, c.texture])
-            drawQuad()
+            for (pass, w) in zip(group, written) {
+                // What the last pass reads of it: the exact pixels moved back by the offset, ±R down.
+                scissor(t, pass.exact.map { w.intersection($0.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius)) } ?? w)
+                drawQuad()
+            }
             shadowTarget = t
         }
 
         canvas.bind(gl)
-        scissor(canvas, pass.needed(pass.region))
-        let p = try program("mode_apply.frag", taps: pass.mode.shadow?.radius ?? 0, shadow: pass.mode.shadow != nil,
+        let p = try program("mode_apply.frag", taps: mode.shadow?.radius ?? 0, shadow: mode.shadow != nil,
                             blurs: blurs)
         gl.useProgram(p.id)
-        setCanvas(p, canvas, pass)
-        setWeight(p, pass)
-        p.set(gl, "uMode", Float(ModeShaderConstants.number(pass.mode)))
+        setCanvas(p, canvas, first)
+        setWeight(p, first)
+        p.set(gl, "uMode", Float(ModeShaderConstants.number(mode)))
         let st = shadowTarget ?? c
         p.set(gl, "uPassTexSize", Float(st.targetWidth), Float(st.targetHeight))
-        setOffset(p, "uPassOffset", st, pass)
-        if let s = pass.mode.shadow {
+        setOffset(p, "uPassOffset", st, first)
+        if let s = mode.shadow {
             p.set(gl, "uShadowRadius", Float(s.radius))
             p.set(gl, "uSigma", s.blur)
             p.set(gl, "uShadowOffset", Float(s.dx), Float(-s.dy))
@@ -140,7 +151,10 @@ final class ModePasses {
         }
         for (unit, name) in ["uBefore", "uLayer", "uBlurred", "uShadow"].enumerated() { p.setSampler(gl, name, unit: unit) }
         gl.bindTextureUnits([c.texture, l.texture, blurredTexture, st.texture])
-        drawQuad()
+        for pass in group {
+            scissor(canvas, pass.needed(pass.region))
+            drawQuad()
+        }
         gl.disable(GLenum(GL_SCISSOR_TEST))
         try gl.checkError("drawing a stroke layer")
     }

@@ -117,3 +117,30 @@ struct PassReaches: Sendable, Equatable {
         return max(box.x0 - need.x0, box.y0 - need.y0, need.x1 - box.x1, need.y1 - box.y1, 0)
     }
 }
+
+/// A run of stroke layers (no plain entry and no "detect edges" stroke between them) as the
+/// groups that share their passes (`ModePasses.draw`), in the order they are drawn.
+///
+/// Layers whose zones share no cell (`StrokeLayerPass.zone`) give the same pixels in either
+/// order, so a layer joins the first group of its mode that comes after every group holding
+/// an earlier layer it meets. Each layer then still follows every earlier layer it meets, and
+/// no two layers of a group meet: the frame comes out bit for bit as drawn layer by layer,
+/// with far fewer passes when strokes lie apart.
+enum LayerGroups {
+    /// The groups of layers with `modes` and `zones`, as indices, in drawing order.
+    static func schedule(_ zones: [[Int]], modes: [StrokeMode]) -> [[Int]] {
+        precondition(zones.count == modes.count)
+        var groups: [(mode: StrokeMode, members: [Int])] = []
+        // The last group of a layer in each cell so far.
+        var latest: [Int: Int] = [:]
+        for (m, zone) in zones.enumerated() {
+            let lowest = zone.reduce(0) { max($0, latest[$1].map { $0 + 1 } ?? 0) }
+            var chosen = groups.count
+            if lowest < groups.count, let j = groups[lowest...].firstIndex(where: { $0.mode == modes[m] }) { chosen = j }
+            if chosen == groups.count { groups.append((modes[m], [])) }
+            groups[chosen].members.append(m)
+            for c in zone { latest[c] = max(latest[c] ?? 0, chosen) }
+        }
+        return groups.map(\.members)
+    }
+}

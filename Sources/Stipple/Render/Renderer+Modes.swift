@@ -2,27 +2,50 @@
 /// as always, a batch with a mode becomes a stroke layer that reads the canvas drawn so far.
 extension Renderer {
     /// Runs the frame's passes (`FramePasses`) for `batches` onto `target` (filled already):
-    /// a run of plain batches as one plan, exactly as a frame without modes draws them; a
-    /// stroke layer through the mode passes. `exact`: the pixels whose result must be right
-    /// (a tile and the cone of reads around it); the layers compute nothing else. Returns
-    /// each batch's edge reference as used (nil for batches without edges).
+    /// a run of plain batches as one plan, exactly as a frame without modes draws them; stroke
+    /// layers through the mode passes, those that lie apart sharing them (`LayerGroups`).
+    /// `exact`: the pixels whose result must be right (a tile and the cone of reads around
+    /// it); the layers compute nothing else. Returns each batch's edge reference as used (nil
+    /// for batches without edges).
     @discardableResult
     func drawPasses(_ batches: [StampBatch], canvas: Canvas, settings: RenderSettings, ageOffset: Float,
                     into target: Framebuffer, exact: PixelBox? = nil) throws -> [EdgeReference?] {
         var references = [EdgeReference?](repeating: nil, count: batches.count)
         let planner = planner(canvas, settings, ageOffset)
+        // Stroke layers not drawn yet: a run that no plain entry or edges stroke breaks.
+        var pending: [(batch: Int, pass: StrokeLayerPass)] = []
+        var zones: [[Int]] = []
+        func drawLayers(_ members: [(batch: Int, pass: StrokeLayerPass)]) throws {
+            plan.reset(settings: settings, ageOffset: ageOffset)
+            planner.planImmediate(members.map { var plain = batches[$0.batch]; plain.mode = nil; return plain }, into: &plan)
+            try device.drawStrokeLayers(members.map(\.pass), stamps: plan, onto: target)
+        }
+        func drawPending() throws {
+            guard !pending.isEmpty else { return }
+            let groups = mergesLayers
+                ? LayerGroups.schedule(zones, modes: pending.map(\.pass.mode))
+                : pending.indices.map { [$0] }
+            for group in groups { try drawLayers(group.map { pending[$0] }) }
+            pending.removeAll(keepingCapacity: true)
+            zones.removeAll(keepingCapacity: true)
+        }
         for pass in FramePasses(batches).passes {
             switch pass {
             case let .stamps(range):
+                try drawPending()
                 plan.reset(settings: settings, ageOffset: ageOffset)
                 planner.planImmediate(range.count == batches.count ? batches : Array(batches[range]), into: &plan)
                 try device.draw(plan, layers: [], into: target)
             case let .layer(i, mode):
                 let batch = batches[i]
                 var reference = batch.edgeReference
-                if mode.edgeTolerance != nil, reference == nil {
-                    guard batch.edgeAnchor != nil || !batch.stamps.isEmpty else { continue }
-                    reference = try referenceNow(batch, target: target, canvas: canvas)
+                if mode.edgeTolerance != nil {
+                    // Its reference may be the canvas drawn so far, and it shares no passes.
+                    try drawPending()
+                    if reference == nil {
+                        guard batch.edgeAnchor != nil || !batch.stamps.isEmpty else { continue }
+                        reference = try referenceNow(batch, target: target, canvas: canvas)
+                    }
                 }
                 references[i] = reference
                 let layerPass = batch.stamps.withUnsafeBufferPointer {
@@ -31,13 +54,19 @@ extension Renderer {
                 }
                 guard var layerPass else { continue }
                 layerPass.exact = exact
-                plan.reset(settings: settings, ageOffset: ageOffset)
-                var plain = batch
-                plain.mode = nil
-                planner.planImmediate([plain], into: &plan)
-                try device.drawStrokeLayer(layerPass, stamps: plan, onto: target)
+                if mode.edgeTolerance != nil {
+                    try drawLayers([(i, layerPass)])
+                } else {
+                    pending.append((i, layerPass))
+                    if mergesLayers {
+                        zones.append(batch.stamps.withUnsafeBufferPointer {
+                            StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: ageOffset, effects: settings.effects)
+                        })
+                    }
+                }
             }
         }
+        try drawPending()
         return references
     }
 
@@ -74,15 +103,32 @@ extension Renderer {
             try device.fill(snapshot, with: .copy(target))
             device.bind(target)
         }
+        // Consecutive stroke layers are drawn in one call, to share their passes.
+        var run: [(layer: StampLayer, batch: StampBatch)] = []
+        func drawRun() throws {
+            guard !run.isEmpty else { return }
+            let references = try drawPasses(run.map(\.batch), canvas: canvas, settings: settings, ageOffset: f,
+                                            into: target)
+            for ((layer, _), r) in zip(run, references) {
+                // Kept once the first stamp is born: read before, it would be the canvas without it.
+                if layer.edgeReference == nil, r != nil, let first = layer.stamps.first, first.age + f >= 0 {
+                    layer.edgeReference = r
+                }
+            }
+            run.removeAll()
+            try boundary(i)
+        }
         for pass in FramePasses(modes: chosen.lazy.map(\.mode)).passes {
             switch pass {
             case let .stamps(range):
                 guard range.upperBound > i else { continue }
+                try drawRun()
                 // Plain layers stay resident: drawn from their GL buffers, nothing uploaded again.
                 device.bind(target)
                 try drawResident(Array(chosen[max(i, range.lowerBound)..<range.upperBound]), canvas: canvas,
                                  frame: frame, settings: settings, into: target, plain: true)
                 i = range.upperBound
+                try boundary(i)
             case let .layer(index, mode):
                 guard index >= i else { continue }
                 let layer = chosen[index]
@@ -95,14 +141,12 @@ extension Renderer {
                 if mode.edgeTolerance != nil, let first = layer.stamps.first {
                     b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: Int(-first.age), entry: 0)
                 }
-                let r = try drawPasses([b], canvas: canvas, settings: settings, ageOffset: f, into: target)[0]
-                // Kept once the first stamp is born: read before, it would be the canvas without it.
-                if layer.edgeReference == nil, r != nil, let first = layer.stamps.first, first.age + f >= 0 {
-                    layer.edgeReference = r
-                }
+                run.append((layer, b))
+                // The last layers end where snapshots are kept.
+                if keys != nil, i >= chosen.count - 2 { try drawRun() }
             }
-            try boundary(i)
         }
+        try drawRun()
     }
 
     /// Forgets the snapshots of frames with stroke layers and frees their targets.

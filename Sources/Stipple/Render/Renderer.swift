@@ -25,6 +25,9 @@ public actor Renderer {
     var nextSurface = 0
     /// Canvases part-way through frames with stroke layers (see `ModeSnapshots`).
     var modeSnapshots = ModeSnapshots()
+    /// Whether stroke layers that lie apart share their passes (`LayerGroups`); off, each
+    /// is drawn alone, as the tests compare.
+    package var mergesLayers = true
     /// Video sketches kept between frames (see `KeptSketch`), by id.
     var keptSketches: [Int: KeptSketch.State] = [:]
 

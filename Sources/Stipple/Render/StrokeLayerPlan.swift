@@ -61,6 +61,15 @@ struct StrokeLayerPass {
     /// it); nil: the whole canvas. The passes write nothing outside it that is not read.
     var exact: PixelBox?
 
+    /// What the passes read of L and of the canvas, so what is cleared and copied: the region,
+    /// and the stamps grown by the soften/sharpen blur and by twice the shadow's taps (the
+    /// shadow's first pass writes R past the stamps and reads R past that).
+    var reads: PixelBox {
+        let spread = max(StrokeMode.blurRadius, 2 * (mode.shadow?.radius ?? 0))
+        return region.union(stamps.grown(x: spread, y: StrokeMode.blurRadius))
+            .clipped(width: canvasWidth, height: canvasHeight)
+    }
+
     /// `box` cut to `exact` grown by `x`, `y`: what a pass must compute.
     func needed(_ box: PixelBox, x: Int = 0, y: Int = 0) -> PixelBox {
         exact.map { box.intersection($0.grown(x: x, y: y)) } ?? box
@@ -78,14 +87,8 @@ struct StrokeLayerPass {
         }
         var box = PixelBox(x0: .max, y0: .max, x1: .min, y1: .min)
         for p in stamps where effects.isLive(age: p.age + ageOffset) {
-            let g = effects.geometry(of: p, age: p.age + ageOffset)
-            let half = g.diameter / 2
-            guard g.centreX.isFinite, g.centreY.isFinite, half.isFinite else { continue }
             // A pixel whose centre lies in the square; one more on each side for the driver's rounding.
-            let bx = PixelBox(x0: Int(max(-1e7, (g.centreX - half).rounded(.down))) - 1,
-                              y0: Int(max(-1e7, (g.centreY - half).rounded(.down))) - 1,
-                              x1: Int(min(1e7, (g.centreX + half).rounded(.up))) + 1,
-                              y1: Int(min(1e7, (g.centreY + half).rounded(.up))) + 1)
+            guard let bx = effects.pixelBox(of: p, age: p.age + ageOffset) else { continue }
             box = box.isEmpty ? bx : box.union(bx)
         }
         let covered = box.clipped(width: width, height: height)
@@ -97,5 +100,42 @@ struct StrokeLayerPass {
             region = region.union(cast)
         }
         self.region = region
+    }
+}
+
+extension StrokeLayerPass {
+    /// A zone's cells are 1 << zoneShift = 32 pixels on a side.
+    static let zoneShift = 5
+
+    /// Where the layer's passes can change a pixel, or read one that another layer changes,
+    /// as cells of 32 pixels (sorted, each once): every live stamp's square and its
+    /// shadow's cast, grown by what a changed pixel reads around it (the soften/sharpen blur's
+    /// taps, the shadow's offset and taps on both of its passes) twice over, so that two
+    /// layers whose zones share no cell neither read nor change what the other changes.
+    /// Away from its stamps a layer's passes leave the canvas as it was (a weight of zero
+    /// changes nothing), so such layers may share their passes (`LayerGroups`).
+    static func zone(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float,
+                     effects: AgeEffects) -> [Int] {
+        let blurs = mode.effect == .soften || mode.effect == .sharpen
+        let (dx, dy, r) = mode.shadow.map { ($0.dx, $0.dy, $0.radius) } ?? (0, 0, 0)
+        let margin = 2 * r + max(abs(dx), abs(dy)) + (blurs ? 2 * StrokeMode.blurRadius : 0) + 2
+        let z = zoneShift
+        var cells = Set<Int>()
+        var last: PixelBox?
+        func mark(_ b: PixelBox) {
+            let g = b.grown(x: margin, y: margin)
+            let (cx0, cy0) = (g.x0 >> z, g.y0 >> z), (cx1, cy1) = ((g.x1 - 1) >> z, (g.y1 - 1) >> z)
+            for cy in cy0...cy1 { for cx in cx0...cx1 { cells.insert(cy << 32 | (cx & 0xFFFF_FFFF)) } }
+        }
+        for p in stamps where effects.isLive(age: p.age + ageOffset) {
+            guard let b = effects.pixelBox(of: p, age: p.age + ageOffset) else { continue }
+            // Neighbouring stamps mostly fall in the same cells.
+            let key = PixelBox(x0: b.x0 >> z, y0: b.y0 >> z, x1: (b.x1 - 1) >> z, y1: (b.y1 - 1) >> z)
+            if key == last { continue }
+            last = key
+            mark(b)
+            if dx != 0 || dy != 0 { mark(b.shifted(dx, dy)) }
+        }
+        return cells.sorted()
     }
 }
