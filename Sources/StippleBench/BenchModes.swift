@@ -37,7 +37,8 @@ extension BenchSuite {
         for (name, mode) in variants {
             log("modes: \(name)")
             let b = batches(mode)
-            let t = try await renderer.measure(warmup: config.warmup, reps: config.reps) {
+            // A frame takes milliseconds: three times the repetitions, for a steadier median.
+            let t = try await renderer.measure(warmup: config.warmup, reps: 3 * config.reps) {
                 try $0.drawImmediate(canvas: canvas, batches: b)
             }
             var row = BenchRow(scenario: "modes", variant: name, workload: work, timing: t,

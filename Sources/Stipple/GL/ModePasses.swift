@@ -3,7 +3,7 @@ import CStipple
 /// Runs stroke layers on the GPU (docs/brush-modes.md): draws a stroke's stamps into the
 /// layer target L, keeps a copy of the canvas before the stroke, blurs what the mode needs
 /// (separable passes), then draws the result over the region the stroke can touch. Every
-/// pass but the clears is kept to that region by the scissor box.
+/// pass draws only the boxes it must compute (`drawBoxes`), several layers' in one draw.
 final class ModePasses {
     private let gl: GL
     private var layer: Framebuffer?
@@ -11,8 +11,9 @@ final class ModePasses {
     private var blurred: Framebuffer?
     private var shadow: Framebuffer?
     private var programs: [String: ShaderProgram] = [:]
+    /// The boxes' triangles (`drawBoxes`), and their buffer.
     private let quad: VertexBuffer
-    private var quadUploaded = false
+    private var corners: [Float] = []
 
     init(gl: GL) {
         self.gl = gl
@@ -77,11 +78,11 @@ final class ModePasses {
         // clear out to 2R, or a stroke drawn there earlier (another tile's, or this frame's)
         // would cast a shadow.
         let reads = group.map { $0.reads }
-        for box in reads { clear(l, box) }
+        clear(l, reads)
         try drawer.draw(stamps, layers: [], into: l)
         canvas.bind(gl)
         gl.bindTexture(c.texture)
-        for box in reads {
+        for box in ModePasses.fewestPixels(reads) {
             let copied = window(canvas, box)
             gl.copyToBoundTexture(x: copied.x, y: copied.y, width: copied.width, height: copied.height)
         }
@@ -97,11 +98,10 @@ final class ModePasses {
             setCanvas(p, canvas, first)
             p.setSampler(gl, "uBefore", unit: 0)
             gl.bindTextureUnits([c.texture])
-            for pass in group {
-                scissor(b, pass.needed(pass.stamps.grown(x: 0, y: StrokeMode.blurRadius), y: StrokeMode.blurRadius)
-                    .clipped(width: pass.canvasWidth, height: pass.canvasHeight))
-                drawQuad()
-            }
+            drawBoxes(b, group.map {
+                $0.needed($0.stamps.grown(x: 0, y: StrokeMode.blurRadius), y: StrokeMode.blurRadius)
+                    .clipped(width: $0.canvasWidth, height: $0.canvasHeight)
+            })
             blurredTexture = b.texture
         }
         var shadowTarget: Framebuffer?
@@ -110,9 +110,7 @@ final class ModePasses {
             // tile's apron), and the final pass reads it there.
             let t = try target(&shadow, like: canvas, band: canvas.guardBand + max(1, s.radius))
             let written = group.map { $0.stamps.grown(x: s.radius, y: 0) }
-            for (pass, w) in zip(group, written) {
-                clear(t, pass.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union(w))
-            }
+            clear(t, zip(group, written).map { $0.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union($1) })
             gl.disable(GLenum(GL_BLEND))
             let p = try program("mode_shadow.frag", taps: s.radius, edges: first.reference != nil)
             gl.useProgram(p.id)
@@ -123,11 +121,10 @@ final class ModePasses {
             p.setSampler(gl, "uLayer", unit: 0)
             p.setSampler(gl, "uBefore", unit: 1)
             gl.bindTextureUnits([l.texture, c.texture])
-            for (pass, w) in zip(group, written) {
-                // What the last pass reads of it: the exact pixels moved back by the offset, ±R down.
-                scissor(t, pass.exact.map { w.intersection($0.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius)) } ?? w)
-                drawQuad()
-            }
+            // What the last pass reads of it: the exact pixels moved back by the offset, ±R down.
+            drawBoxes(t, zip(group, written).map { pass, w in
+                pass.exact.map { w.intersection($0.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius)) } ?? w
+            })
             shadowTarget = t
         }
 
@@ -151,11 +148,7 @@ final class ModePasses {
         }
         for (unit, name) in ["uBefore", "uLayer", "uBlurred", "uShadow"].enumerated() { p.setSampler(gl, name, unit: unit) }
         gl.bindTextureUnits([c.texture, l.texture, blurredTexture, st.texture])
-        for pass in group {
-            scissor(canvas, pass.needed(pass.region))
-            drawQuad()
-        }
-        gl.disable(GLenum(GL_SCISSOR_TEST))
+        drawBoxes(canvas, group.map { $0.needed($0.region) })
         try gl.checkError("drawing a stroke layer")
     }
 
@@ -182,11 +175,21 @@ final class ModePasses {
         }
     }
 
-    /// Clears `box` of `target` (canvas pixels) to transparent, and binds it.
-    private func clear(_ target: Framebuffer, _ box: PixelBox) {
+    /// Clears `boxes` of `target` (canvas pixels) to transparent, or more of it: the whole
+    /// target where the boxes' bounds are an eighth of it or more (a clear without a scissor
+    /// box is the driver's fast path), else their bounds or each box, whichever clears fewer
+    /// pixels (counting a clear's own cost as `ModePasses.perCall` pixels). Binds the target.
+    private func clear(_ target: Framebuffer, _ boxes: [PixelBox]) {
         target.bind(gl)
-        scissor(target, box)
-        gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
+        let bounds = boxes.reduce(PixelBox.empty) { $0.union($1) }
+        if 8 * bounds.width * bounds.height >= target.targetWidth * target.targetHeight {
+            gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
+            return
+        }
+        for box in ModePasses.fewestPixels(boxes) {
+            scissor(target, box)
+            gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
+        }
         gl.disable(GLenum(GL_SCISSOR_TEST))
     }
 
@@ -207,15 +210,35 @@ final class ModePasses {
         return (x0, target.targetHeight - bottom, x1 - x0, bottom - top)
     }
 
-    private func drawQuad() {
-        if !quadUploaded {
-            let corners: [Float] = [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1]
-            corners.withUnsafeBufferPointer { quad.upload(gl, $0, write: .bufferData) }
-            quadUploaded = true
+    /// Draws the program in use over `boxes` (canvas pixels, rows top to bottom) of
+    /// `target`, clipped to it, in one draw: two triangles a box, their corners on pixel
+    /// edges, so a box's pixels are drawn whole and nothing else is. Boxes may overlap: a
+    /// pass writes a pixel the same wherever it is drawn from.
+    private func drawBoxes(_ target: Framebuffer, _ boxes: [PixelBox]) {
+        corners.removeAll(keepingCapacity: true)
+        let (w, h) = (Float(target.viewWidth), Float(target.viewHeight))  // the viewport: a power of two
+        for box in boxes {
+            let b = window(target, box)
+            guard b.width > 0, b.height > 0 else { continue }
+            let x0 = Float(b.x) / w * 2 - 1, x1 = Float(b.x + b.width) / w * 2 - 1
+            let y0 = Float(b.y) / h * 2 - 1, y1 = Float(b.y + b.height) / h * 2 - 1
+            corners += [x0, y0, x1, y0, x0, y1, x0, y1, x1, y0, x1, y1]
         }
-        gl.bindArrayBuffer(quad.id)
+        guard !corners.isEmpty else { return }
+        corners.withUnsafeBufferPointer { quad.upload(gl, $0, write: .orphan) }
         gl.attributePointer(ShaderProgram.Attribute.position.rawValue, size: 2, stride: 8, offset: 0)
         for a in ShaderProgram.Attribute.allCases where a != .position { gl.constantAttribute(a.rawValue) }
-        gl.drawTriangles(first: 0, count: 6)
+        gl.drawTriangles(first: 0, count: corners.count / 2)
+    }
+
+    /// What a copy or a clear costs on its own, in pixels copied or cleared.
+    static let perCall = 16_384
+
+    /// `boxes` each alone, or their bounds at once where that costs less, counting each
+    /// call's own cost as `perCall` pixels.
+    static func fewestPixels(_ boxes: [PixelBox]) -> [PixelBox] {
+        let bounds = boxes.reduce(PixelBox.empty) { $0.union($1) }
+        let apart = boxes.reduce(0) { $0 + $1.width * $1.height + perCall }
+        return bounds.width * bounds.height + perCall <= apart ? [bounds] : boxes
     }
 }

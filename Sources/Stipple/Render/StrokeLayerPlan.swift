@@ -2,6 +2,9 @@
 struct PixelBox: Equatable {
     var x0: Int, y0: Int, x1: Int, y1: Int
 
+    /// No pixel.
+    static let empty = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
+
     var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
     var width: Int { max(0, x1 - x0) }
     var height: Int { max(0, y1 - y0) }
@@ -104,21 +107,22 @@ struct StrokeLayerPass {
 }
 
 extension StrokeLayerPass {
-    /// A zone's cells are 1 << zoneShift = 32 pixels on a side.
-    static let zoneShift = 5
+    /// A zone's cells are 1 << zoneShift = 16 pixels on a side.
+    static let zoneShift = 4
 
-    /// Where the layer's passes can change a pixel, or read one that another layer changes,
-    /// as cells of 32 pixels (sorted, each once): every live stamp's square and its
-    /// shadow's cast, grown by what a changed pixel reads around it (the soften/sharpen blur's
-    /// taps, the shadow's offset and taps on both of its passes) twice over, so that two
-    /// layers whose zones share no cell neither read nor change what the other changes.
-    /// Away from its stamps a layer's passes leave the canvas as it was (a weight of zero
-    /// changes nothing), so such layers may share their passes (`LayerGroups`).
+    /// Where the layer's passes can change a pixel, and the pixels around those that they
+    /// read, as cells of 16 pixels (sorted, each once). A layer changes pixels only under its
+    /// live stamps' squares and within R of their shadow's cast (a weight of zero changes
+    /// nothing); a changed pixel reads the canvas before the layer up to the soften/sharpen
+    /// blur's radius around it, and reads L only where the layer's own stamps or shadow would
+    /// change it. So the zone is those squares and casts grown by R, the blur's radius and a
+    /// pixel: two layers whose zones share no cell neither read nor change what the other
+    /// changes, and may share their passes (`LayerGroups`).
     static func zone(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float,
                      effects: AgeEffects) -> [Int] {
         let blurs = mode.effect == .soften || mode.effect == .sharpen
         let (dx, dy, r) = mode.shadow.map { ($0.dx, $0.dy, $0.radius) } ?? (0, 0, 0)
-        let margin = 2 * r + max(abs(dx), abs(dy)) + (blurs ? 2 * StrokeMode.blurRadius : 0) + 2
+        let margin = r + (blurs ? StrokeMode.blurRadius : 0) + 1
         let z = zoneShift
         var cells = Set<Int>()
         var last: PixelBox?

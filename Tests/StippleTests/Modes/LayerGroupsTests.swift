@@ -52,9 +52,11 @@ final class LayerGroupsTests: XCTestCase {
             Set(s.withUnsafeBufferPointer { StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: 0, effects: AgeEffects()) })
         }
         XCTAssertTrue(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 200), StrokeMode())))
-        XCTAssertFalse(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 30), StrokeMode())))
+        XCTAssertFalse(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 20), StrokeMode())))
+        XCTAssertTrue(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 40), StrokeMode())))
         // A shadow's cast and blur reach further.
-        XCTAssertFalse(zone(stamps(10, 10), shadow).isDisjoint(with: zone(stamps(10, 60), shadow)))
+        XCTAssertFalse(zone(stamps(10, 10), shadow).isDisjoint(with: zone(stamps(10, 40), shadow)))
+        XCTAssertTrue(zone(stamps(10, 10), shadow).isDisjoint(with: zone(stamps(10, 90), shadow)))
     }
 
     // MARK: frames
@@ -144,6 +146,77 @@ final class LayerGroupsTests: XCTestCase {
         // Runs of five layers at most (a plain stroke every sixth), of two modes: a quarter at least share.
         XCTAssertGreaterThan(shared, layers / 4, "layers drawn in a shared group")
         print("layer groups: \(layers) layers, \(layers - shared) passes")
+    }
+
+    /// Strokes of one mode packed close over plain ones: many pairs lie just inside or just
+    /// outside each other's reach (a shadow cast onto a neighbour, a blur reading one), and
+    /// one long run of layers is scheduled at once.
+    func testPackedStrokesOfOneModeDrawTheSameFrame() async throws {
+        let dir = try TestSupport.temporaryDirectory(self, "layer-groups-packed")
+        let renderer = try Renderer()
+        let modes = [#""shadow": { "blur": 3, "offset": [8, -6] }"#, ##""shadow": { "blur": 1.5, "offset": [-6, 7], "color": "#20408080" }"##,
+                     #""effect": "soften""#, #""effect": "sharpen""#, #""effect": "desaturate""#, #""strokeOpacity": 0.6"#,
+                     #""blend": "multiply""#]
+        var shared = 0
+        for (n, mode) in modes.enumerated() {
+            var rng = SplitMix64(seed: 40 + UInt64(n))
+            func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+            let (w, h) = (240, 160)
+            // Plain strokes first, so that blurs and effects have something to change; then the run.
+            let draw = (0..<120).map { i -> String in
+                let (x, y) = (unit() * Double(w), unit() * Double(h))
+                let (dx, dy) = (unit() * 30 - 15, unit() * 30 - 15)
+                let colour = String(format: "#%02x%02x%02x", Int(unit() * 255), Int(unit() * 255), Int(unit() * 255))
+                let keys = i < 40 ? "" : mode + ", "
+                return #"{ "brush": "soft", \#(keys)"color": "\#(colour)", "radius": \#(2 + unit() * (i < 40 ? 9 : 3)), "points": [{ "x": \#(x), "y": \#(y), "t": 0 }, { "x": \#(x + dx), "y": \#(y + dy), "t": 0.05 }] }"#
+            }
+            let path = dir.appendingPathComponent("m\(n).json").path
+            try """
+                { "canvas": { "width": \(w), "height": \(h), "background": "#c08040" }, "fps": 30,
+                  "brushes": { "soft": { "builtin": "soft-round", "size": 32 } }, "draw": [ \(draw.joined(separator: ",\n")) ] }
+                """.write(toFile: path, atomically: true, encoding: .utf8)
+            let scene = try Scene(script: try Script.load(path: path))
+            let counted = groups(scene, frame: 10)
+            shared += counted.layers - counted.groups
+            await renderer.setMergesLayers(false)
+            let apart = try await renderer.render(scene, frame: 10)
+            await renderer.setMergesLayers(true)
+            let together = try await renderer.render(scene, frame: 10)
+            XCTAssertNil(DifferentialTests.firstDifference(apart.pixels, together.pixels, width: w),
+                         "\(mode): \(counted.layers) layers in \(counted.groups) groups")
+        }
+        XCTAssertGreaterThan(shared, 100, "layers drawn in a shared group")
+    }
+
+    /// Two sharpen strokes eight rows apart, in cells of their own: the second reads, through
+    /// its blur, pixels the first changes, so they must not share their passes.
+    func testABlurReadsANeighboursPixels() async throws {
+        let dir = try TestSupport.temporaryDirectory(self, "layer-groups-blur")
+        let renderer = try Renderer()
+        var rng = SplitMix64(seed: 77)
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        // Texture under both: short plain strokes of every colour.
+        var draw = (0..<80).map { _ -> String in
+            let (x, y) = (unit() * 64, unit() * 32)
+            let colour = String(format: "#%02x%02x%02x", Int(unit() * 255), Int(unit() * 255), Int(unit() * 255))
+            return #"{ "brush": "hard", "color": "\#(colour)", "radius": 1.5, "points": [{ "x": \#(x), "y": \#(y), "t": 0 }, { "x": \#(x + 3), "y": \#(y + 1), "t": 0.05 }] }"#
+        }
+        for y in [12, 20] {
+            draw.append(##"{ "brush": "hard", "effect": "sharpen", "color": "#ffffff", "radius": 2, "points": [{ "x": 4, "y": \##(y), "t": 0 }, { "x": 60, "y": \##(y), "t": 0.05 }] }"##)
+        }
+        let path = dir.appendingPathComponent("blur.json").path
+        try """
+            { "canvas": { "width": 64, "height": 32, "background": "#808080" }, "fps": 30,
+              "brushes": { "hard": { "builtin": "hard-round", "size": 16 } }, "draw": [ \(draw.joined(separator: ",\n")) ] }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let scene = try Scene(script: try Script.load(path: path))
+        await renderer.setMergesLayers(false)
+        let apart = try await renderer.render(scene, frame: 5)
+        await renderer.setMergesLayers(true)
+        let together = try await renderer.render(scene, frame: 5)
+        let counted = groups(scene, frame: 5)
+        XCTAssertEqual(counted.groups, 2, "the two strokes are drawn apart")
+        XCTAssertNil(DifferentialTests.firstDifference(apart.pixels, together.pixels, width: 64))
     }
 
     /// A bake that keeps its sketch draws its resident layers in shared groups too.
