@@ -148,7 +148,7 @@ final class ModePasses {
         }
         for (unit, name) in ["uBefore", "uLayer", "uBlurred", "uShadow"].enumerated() { p.setSampler(gl, name, unit: unit) }
         gl.bindTextureUnits([c.texture, l.texture, blurredTexture, st.texture])
-        drawBoxes(canvas, group.map { $0.needed($0.region) })
+        drawBoxes(canvas, group.flatMap { pass in pass.cover.map { pass.needed($0) } })
         try gl.checkError("drawing a stroke layer")
     }
 

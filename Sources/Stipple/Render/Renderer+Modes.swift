@@ -60,7 +60,8 @@ extension Renderer {
                     pending.append((i, layerPass))
                     if mergesLayers {
                         zones.append(batch.stamps.withUnsafeBufferPointer {
-                            StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: ageOffset, effects: settings.effects)
+                            StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: ageOffset, effects: settings.effects,
+                                                     width: canvas.width, height: canvas.height)
                         })
                     }
                 }

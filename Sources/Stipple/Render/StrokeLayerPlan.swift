@@ -56,6 +56,10 @@ struct StrokeLayerPass {
     var stamps: PixelBox
     /// Everything the pass may change: the stamps' box, and the shadow's box.
     var region: PixelBox
+    /// The cells of 16 pixels within `region` that hold a live stamp's square or its
+    /// shadow's cast, as boxes: the final pass draws these, not the whole region (away from
+    /// them its weight is zero and the canvas stays as it was).
+    var cover: [PixelBox] = []
     /// The edge reference (8-bit, premultiplied); nil without `edges`.
     var reference: [Float]?
     /// The whole canvas's size (a tile's passes still clamp and clip at the canvas's edges).
@@ -103,43 +107,83 @@ struct StrokeLayerPass {
             region = region.union(cast)
         }
         self.region = region
+        var cells = PixelCells(within: region)
+        StrokeLayerPass.markSquares(mode: mode, stamps: stamps, ageOffset: ageOffset, effects: effects, grown: 0,
+                                    into: &cells)
+        cover = cells.boxes(clippedTo: region)
+    }
+}
+
+/// The cells of 16 pixels that boxes touch, within bounds (a stamp may be huge or far off).
+struct PixelCells {
+    static let shift = 4
+    private(set) var keys = Set<Int>()
+    private let bounds: PixelBox
+
+    init(within bounds: PixelBox) { self.bounds = bounds }
+
+    mutating func mark(_ box: PixelBox) {
+        let b = box.intersection(bounds)
+        guard !b.isEmpty else { return }
+        let z = PixelCells.shift
+        for cy in b.y0 >> z...(b.y1 - 1) >> z {
+            for cx in b.x0 >> z...(b.x1 - 1) >> z { keys.insert(cy << 32 | (cx & 0xFFFF_FFFF)) }
+        }
+    }
+
+    /// The cells as boxes, each row's runs of neighbouring cells as one, cut to `clip`.
+    func boxes(clippedTo clip: PixelBox) -> [PixelBox] {
+        let side = 1 << PixelCells.shift
+        var out: [PixelBox] = []
+        for key in keys.sorted() {
+            let cy = key >> 32, cx = Int(Int32(truncatingIfNeeded: key))
+            let cell = PixelBox(x0: cx * side, y0: cy * side, x1: cx * side + side, y1: cy * side + side)
+            if let last = out.last, last.y0 == cell.y0, last.x1 == cell.x0 {
+                out[out.count - 1].x1 = cell.x1
+            } else {
+                out.append(cell)
+            }
+        }
+        return out.map { $0.intersection(clip) }.filter { !$0.isEmpty }
     }
 }
 
 extension StrokeLayerPass {
-    /// A zone's cells are 1 << zoneShift = 16 pixels on a side.
-    static let zoneShift = 4
-
     /// Where the layer's passes can change a pixel, and the pixels around those that they
     /// read, as cells of 16 pixels (sorted, each once). A layer changes pixels only under its
     /// live stamps' squares and within R of their shadow's cast (a weight of zero changes
     /// nothing); a changed pixel reads the canvas before the layer up to the soften/sharpen
     /// blur's radius around it, and reads L only where the layer's own stamps or shadow would
-    /// change it. So the zone is those squares and casts grown by R, the blur's radius and a
-    /// pixel: two layers whose zones share no cell neither read nor change what the other
+    /// change it. So the zone is those squares and casts (R past the cast stamps) grown by the
+    /// blur's radius and a pixel: two layers whose zones share no cell neither read nor change what the other
     /// changes, and may share their passes (`LayerGroups`).
     static func zone(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float,
-                     effects: AgeEffects) -> [Int] {
+                     effects: AgeEffects, width: Int, height: Int) -> [Int] {
         let blurs = mode.effect == .soften || mode.effect == .sharpen
+        let margin = (blurs ? StrokeMode.blurRadius : 0) + 1
+        // Nothing past the canvas is changed, and a layer reads no further than its margin past it.
+        let reach = margin + (mode.shadow?.radius ?? 0)
+        let canvas = PixelBox(x0: 0, y0: 0, x1: width, y1: height).grown(x: 2 * reach, y: 2 * reach)
+        var cells = PixelCells(within: canvas)
+        markSquares(mode: mode, stamps: stamps, ageOffset: ageOffset, effects: effects, grown: margin, into: &cells)
+        return cells.keys.sorted()
+    }
+
+    /// Marks every live stamp's square, and with a shadow its cast grown by R, each grown
+    /// by `grown` pixels.
+    static func markSquares(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float,
+                            effects: AgeEffects, grown: Int, into cells: inout PixelCells) {
+        let z = PixelCells.shift
         let (dx, dy, r) = mode.shadow.map { ($0.dx, $0.dy, $0.radius) } ?? (0, 0, 0)
-        let margin = r + (blurs ? StrokeMode.blurRadius : 0) + 1
-        let z = zoneShift
-        var cells = Set<Int>()
         var last: PixelBox?
-        func mark(_ b: PixelBox) {
-            let g = b.grown(x: margin, y: margin)
-            let (cx0, cy0) = (g.x0 >> z, g.y0 >> z), (cx1, cy1) = ((g.x1 - 1) >> z, (g.y1 - 1) >> z)
-            for cy in cy0...cy1 { for cx in cx0...cx1 { cells.insert(cy << 32 | (cx & 0xFFFF_FFFF)) } }
-        }
         for p in stamps where effects.isLive(age: p.age + ageOffset) {
             guard let b = effects.pixelBox(of: p, age: p.age + ageOffset) else { continue }
             // Neighbouring stamps mostly fall in the same cells.
             let key = PixelBox(x0: b.x0 >> z, y0: b.y0 >> z, x1: (b.x1 - 1) >> z, y1: (b.y1 - 1) >> z)
             if key == last { continue }
             last = key
-            mark(b)
-            if dx != 0 || dy != 0 { mark(b.shifted(dx, dy)) }
+            cells.mark(b.grown(x: grown, y: grown))
+            if mode.shadow != nil { cells.mark(b.shifted(dx, dy).grown(x: r + grown, y: r + grown)) }
         }
-        return cells.sorted()
     }
 }

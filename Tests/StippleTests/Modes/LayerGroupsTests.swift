@@ -49,7 +49,7 @@ final class LayerGroupsTests: XCTestCase {
             (0..<10).map { SketchPoint(x: x + Float($0) * 2, y: y, radius: 4, color: Color(red: 1, green: 0, blue: 0)) }
         }
         func zone(_ s: [SketchPoint], _ mode: StrokeMode) -> Set<Int> {
-            Set(s.withUnsafeBufferPointer { StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: 0, effects: AgeEffects()) })
+            Set(s.withUnsafeBufferPointer { StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: 0, effects: AgeEffects(), width: 400, height: 400) })
         }
         XCTAssertTrue(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 200), StrokeMode())))
         XCTAssertFalse(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 20), StrokeMode())))
@@ -107,7 +107,8 @@ final class LayerGroupsTests: XCTestCase {
             layers += 1
             if mode.edgeTolerance != nil { flush(); groups += 1; continue }
             zones.append(batches[i].stamps.withUnsafeBufferPointer {
-                StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: 0, effects: scene.effects)
+                StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: 0, effects: scene.effects,
+                                     width: scene.canvas.width, height: scene.canvas.height)
             })
             modes.append(mode)
         }

@@ -69,5 +69,9 @@ final class ModeOracleTests: XCTestCase {
         m.blend = .multiply
         m.strokeOpacity = 0.8
         try await check(m)
+        // Cast far from the stroke: the final pass draws the cast's cells, not only the stroke's.
+        s.dx = 26; s.dy = 20; s.blur = 1.5
+        m.shadow = s
+        try await check(m, from: (4, 6), to: (30, 12))
     }
 }
