@@ -122,7 +122,8 @@ public final class VideoBake {
             ? ModeBake(renderer: renderer, conversion: conversion, settings: settings, wholeFrames: !keepsSketch) : nil
         if first > readerAt {
             // A "detect edges" stroke born before the first frame baked takes its reference from
-            // the frame it is born on, as the whole bake does: those frames are drawn, unwritten.
+            // the frame it is born on (or first drawn on, when an undo hides it then), as the
+            // whole bake does: those frames are drawn, unwritten.
             let births = Set(scene.edgeBirthFrames.filter { $0 >= readerAt && $0 < first })
             var skipped = Y4MFrame(header: reader.header)
             var at = readerAt

@@ -69,4 +69,33 @@ final class ModeBakeTests: XCTestCase {
         // The paint beside it is still there.
         XCTAssertNotEqual(r.output[base + 24 * w + 16], r.input[base + 24 * w + 16])
     }
+
+    /// A "detect edges" stroke that an undo hides when it is born reads its reference the
+    /// first frame that draws it; `bake --frames` draws that frame too, unwritten, so its part
+    /// is the whole bake's frame.
+    func testAPartReadsTheReferenceOfAStrokeHiddenWhenBornWhereTheWholeBakeDoes() throws {
+        let dir = try TestSupport.temporaryDirectory(self)
+        let videoPath = dir.appendingPathComponent("in.y4m").path
+        try Data(video(frames: 24)).write(to: URL(fileURLWithPath: videoPath))
+        let script = dir.appendingPathComponent("s.json").path
+        // Born at frame 14 (t 0.449), undone from frame 4 until the redo at frame 15.
+        try Data(#"""
+            { "fps": 30, "brushes": { "s": { "builtin": "soft-round", "size": 64 } }, "draw": [
+              { "brush": "s", "blend": "screen", "color": "#498c0586", "edges": { "tolerance": 39 }, "radius": 16,
+                "points": [{ "x": 54.5, "y": 8, "t": 0.449 }, { "x": 40.6, "y": 25.9, "t": 0.529 }, { "x": 23.8, "y": 35.1, "t": 0.569 }] },
+              { "undo": 1, "t": 0.156 }, { "redo": 1, "t": 0.511 } ] }
+            """#.utf8).write(to: URL(fileURLWithPath: script))
+        func bake(_ extra: [String]) throws -> [UInt8] {
+            let out = dir.appendingPathComponent("out\(extra.count).y4m").path
+            let run = try TestSupport.stipple(["bake", script, "--video", videoPath, "-o", out] + extra)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        let whole = try bake([]), part = try bake(["--frames", "17...17"])
+        let header = whole.firstIndex(of: 0x0A)! + 1
+        let frame17 = Array(whole[(header + 17 * frameSize)..<(header + 18 * frameSize)])
+        XCTAssertEqual(Array(part[header...]), frame17)
+        XCTAssertNotEqual(frame17, Array(video(frames: 24)[(header + 17 * frameSize)..<(header + 18 * frameSize)]),
+                          "the stroke changes frame 17")
+    }
 }
