@@ -163,7 +163,8 @@ final class DifferentialTests: XCTestCase {
 
     /// The CPU oracle against the GPU for the frame's last stroke layer (small canvases).
     func oracle(_ c: Case, _ renderer: Renderer) async throws -> String? {
-        guard c.width * c.height <= 160 * 160 else { return nil }
+        // Small canvases only, drawn in one pass (a 1×16909 canvas is small but too long for one).
+        guard c.width * c.height <= 160 * 160, max(c.width, c.height) <= 4096 else { return nil }
         let batches = try await renderer.resolvedBatches(c.scene, atFrame: c.frame)
         guard let i = batches.lastIndex(where: { $0.mode != nil }), let mode = batches[i].mode,
               (mode.shadow?.radius ?? 0) <= 24 else { return nil }

@@ -226,16 +226,7 @@ final class LayerGroupsTests: XCTestCase {
         let (w, h) = (240, 136)
         let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1, chroma: .yuv420(tag: "420jpeg"))
         let input = dir.appendingPathComponent("in.y4m").path
-        let writer = try Y4MWriter(path: input, header: header)
-        var frame = Y4MFrame(header: header)
-        for n in 0..<30 {
-            let start = frame.yOffset
-            frame.bytes.withUnsafeMutableBufferPointer { p in
-                for i in start..<p.count { p[i] = UInt8(truncatingIfNeeded: (i &* 37) ^ (i >> 5) &+ n &* 11) }
-            }
-            try writer.write(frame)
-        }
-        try writer.finish()
+        try ModeFixtures.writeBusyVideo(input, header: header, frames: 30)
         for (seed, maxAge) in [(UInt64(7), 0), (8, 16)] {
             let path = dir.appendingPathComponent("s\(seed).json").path
             try script(seed: seed, maxAge: maxAge, width: w, height: h, background: nil)

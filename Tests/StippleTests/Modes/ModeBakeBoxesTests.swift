@@ -54,16 +54,7 @@ final class ModeBakeBoxesTests: XCTestCase {
             let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1,
                                    chroma: full444 ? .yuv444 : .yuv420(tag: "420jpeg"))
             let input = dir.appendingPathComponent("in\(seed).y4m").path
-            let writer = try Y4MWriter(path: input, header: header)
-            var frame = Y4MFrame(header: header)
-            for n in 0..<36 {
-                let start = frame.yOffset
-                frame.bytes.withUnsafeMutableBufferPointer { p in
-                    for i in start..<p.count { p[i] = UInt8(truncatingIfNeeded: (i &* 37) ^ (i >> 5) &+ n &* 11) }
-                }
-                try writer.write(frame)
-            }
-            try writer.finish()
+            try ModeFixtures.writeBusyVideo(input, header: header, frames: 36)
             let path = dir.appendingPathComponent("s\(seed).json").path
             try script(seed: seed, maxAge: maxAge, width: w, height: h).write(toFile: path, atomically: true, encoding: .utf8)
             let loaded = try VideoBake.loadScript(script: path, header: header, video: input)

@@ -65,4 +65,18 @@ enum ModeFixtures {
         }
         return worst
     }
+
+    /// Writes a video whose every sample differs from its neighbours and from frame to frame.
+    static func writeBusyVideo(_ path: String, header: Y4MHeader, frames: Int) throws {
+        let writer = try Y4MWriter(path: path, header: header)
+        var frame = Y4MFrame(header: header)
+        for n in 0..<frames {
+            let start = frame.yOffset
+            frame.bytes.withUnsafeMutableBufferPointer { p in
+                for i in start..<p.count { p[i] = UInt8(truncatingIfNeeded: (i &* 37) ^ (i >> 5) &+ n &* 11) }
+            }
+            try writer.write(frame)
+        }
+        try writer.finish()
+    }
 }
