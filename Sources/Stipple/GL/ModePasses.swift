@@ -61,10 +61,10 @@ final class ModePasses {
     }
 
     /// Draws stroke layers onto `canvas` as one set of passes: `group` holds layers of one
-    /// mode whose passes touch no pixel in common (`StrokeLayerPass.touched`), so each comes
+    /// mode whose zones share no cell (`StrokeLayerPass.zone`, `LayerGroups`), so each comes
     /// out as if drawn alone, in any order; `stamps` is the plan of their stamps alone. Every
-    /// pass runs once for the group, each layer's part under its own scissor box: the driver
-    /// switches targets a few times for the group, not a few times for each layer.
+    /// pass runs once for the group, all the layers' boxes in one draw: the driver switches
+    /// targets a few times for the group, not a few times for each layer.
     func draw(_ group: [StrokeLayerPass], stamps: FramePlan, drawer: FrameDrawer, onto canvas: Framebuffer) throws {
         guard let first = group.first else { return }
         let mode = first.mode
