@@ -98,9 +98,12 @@ final class ModePasses {
             setCanvas(p, canvas, first)
             p.setSampler(gl, "uBefore", unit: 0)
             gl.bindTextureUnits([c.texture])
-            drawBoxes(b, group.map {
-                $0.needed($0.stamps.grown(x: 0, y: StrokeMode.blurRadius), y: StrokeMode.blurRadius)
-                    .clipped(width: $0.canvasWidth, height: $0.canvasHeight)
+            // What the final pass reads of it: its cells, ±the blur's radius down.
+            drawBoxes(b, group.flatMap { pass in
+                pass.cover.map {
+                    pass.needed($0.grown(x: 0, y: StrokeMode.blurRadius), y: StrokeMode.blurRadius)
+                        .clipped(width: pass.canvasWidth, height: pass.canvasHeight)
+                }
             })
             blurredTexture = b.texture
         }
