@@ -4,8 +4,9 @@ import CStipple
 extension GLDevice {
     /// Draws stroke layers of one mode that touch no pixel in common onto `target`; `stamps`
     /// plans their stamps alone.
-    func drawStrokeLayers(_ group: [StrokeLayerPass], stamps: FramePlan, onto target: Framebuffer) throws {
-        try modes.draw(group, stamps: stamps, drawer: drawer, onto: target)
+    func drawStrokeLayers(_ group: [StrokeLayerPass], stamps: FramePlan, onto target: Framebuffer,
+                          kept: ModePasses.KeptLayer? = nil) throws {
+        try modes.draw(group, stamps: stamps, drawer: drawer, onto: target, kept: kept)
     }
 
     /// One pixel of a target's canvas (rows top to bottom), premultiplied 8-bit RGBA.

@@ -10,6 +10,7 @@ extension Renderer {
     /// How the immediate path writes its buffers each frame.
     package func setBufferWrite(_ write: BufferWrite) { device.drawer.bufferWrite = write }
     package func setMergesLayers(_ on: Bool) { mergesLayers = on }
+    package func setKeepsLayerTargets(_ on: Bool) { keepsLayerTargets = on }
 
     /// The shader source as the renderer compiles it for `primitive`.
     package nonisolated func shaderSources(for primitive: Primitive) throws -> (vertex: String, fragment: String) {

@@ -5,17 +5,41 @@ extension Renderer {
     /// a run of plain batches as one plan, exactly as a frame without modes draws them; stroke
     /// layers through the mode passes, those that lie apart sharing them (`LayerGroups`).
     /// `exact`: the pixels whose result must be right (a tile and the cone of reads around
-    /// it); the layers compute nothing else. Returns each batch's edge reference as used (nil
-    /// for batches without edges).
+    /// it); the layers compute nothing else. `owners`: for each batch, the object whose first
+    /// stamps it is when they only ever grow (a resident layer that does not age), so a group
+    /// of such layers keeps its layer target from frame to frame and draws only new stamps.
+    /// Returns each batch's edge reference as used (nil for batches without edges).
     @discardableResult
     func drawPasses(_ batches: [StampBatch], canvas: Canvas, settings: RenderSettings, ageOffset: Float,
-                    into target: Framebuffer, exact: PixelBox? = nil) throws -> [EdgeReference?] {
+                    into target: Framebuffer, exact: PixelBox? = nil, owners: [AnyObject?]? = nil) throws -> [EdgeReference?] {
         var references = [EdgeReference?](repeating: nil, count: batches.count)
         let planner = planner(canvas, settings, ageOffset)
         // Stroke layers not drawn yet: a run that no plain entry or edges stroke breaks.
         var pending: [(batch: Int, pass: StrokeLayerPass)] = []
         var zones: [[Int]] = []
         func drawLayers(_ members: [(batch: Int, pass: StrokeLayerPass)]) throws {
+            let owned = keepsLayerTargets && exact == nil ? members.compactMap { owners?[$0.batch] ?? nil } : []
+            if !owned.isEmpty, owned.count == members.count {
+                let counts = members.map { batches[$0.batch].stamps.count }
+                let (kept, held) = try device.modes.takeKeptLayer(owners: owned, counts: counts, settings: settings,
+                                                                  like: target)
+                plan.reset(settings: settings, ageOffset: ageOffset)
+                planner.planImmediate(zip(members, held).map { m, h in
+                    var new = batches[m.batch]
+                    new.mode = nil
+                    new.stamps = Array(new.stamps[h...])
+                    new.rotations = new.rotations.map { Array($0[h...]) }
+                    return new
+                }, into: &plan)
+                do {
+                    try device.drawStrokeLayers(members.map(\.pass), stamps: plan, onto: target, kept: kept)
+                } catch {
+                    device.modes.discard(kept)
+                    throw error
+                }
+                device.modes.keep(kept, owners: owned, counts: counts)
+                return
+            }
             plan.reset(settings: settings, ageOffset: ageOffset)
             planner.planImmediate(members.map { var plain = batches[$0.batch]; plain.mode = nil; return plain }, into: &plan)
             try device.drawStrokeLayers(members.map(\.pass), stamps: plan, onto: target)
@@ -105,12 +129,13 @@ extension Renderer {
             device.bind(target)
         }
         // Consecutive stroke layers are drawn in one call, to share their passes.
-        var run: [(layer: StampLayer, batch: StampBatch)] = []
+        var run: [(layer: StampLayer, batch: StampBatch, grows: Bool)] = []
         func drawRun() throws {
             guard !run.isEmpty else { return }
+            let owners: [AnyObject?] = run.map { $0.grows ? $0.layer : nil }
             let references = try drawPasses(run.map(\.batch), canvas: canvas, settings: settings, ageOffset: f,
-                                            into: target)
-            for ((layer, _), r) in zip(run, references) {
+                                            into: target, owners: owners)
+            for ((layer, _, _), r) in zip(run, references) {
                 // Kept once the first stamp is born: read before, it would be the canvas without it.
                 if layer.edgeReference == nil, r != nil, let first = layer.stamps.first, first.age + f >= 0 {
                     layer.edgeReference = r
@@ -142,7 +167,9 @@ extension Renderer {
                 if mode.edgeTolerance != nil, let first = layer.stamps.first {
                     b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: Int(-first.age), entry: 0)
                 }
-                run.append((layer, b))
+                // A layer that does not age, its stamps born in order, only grows: the stamps drawn
+                // are its first ones, and its layer target can be kept (`drawPasses`).
+                run.append((layer, b, settings.effects.maxAge == 0 && layer.bornInOrder && w.lowerBound == 0))
                 // The last layers end where snapshots are kept.
                 if keys != nil, i >= chosen.count - 2 { try drawRun() }
             }

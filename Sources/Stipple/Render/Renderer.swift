@@ -28,6 +28,9 @@ public actor Renderer {
     /// Whether stroke layers that lie apart share their passes (`LayerGroups`); off, each
     /// is drawn alone, as the tests compare.
     package var mergesLayers = true
+    /// Whether groups of resident layers that do not age keep their layer target from frame
+    /// to frame (`ModePasses.KeptLayer`); off, it is drawn whole each frame, as tests compare.
+    package var keepsLayerTargets = true
     /// Video sketches kept between frames (see `KeptSketch`), by id.
     var keptSketches: [Int: KeptSketch.State] = [:]
 

@@ -220,7 +220,8 @@ final class LayerGroupsTests: XCTestCase {
         XCTAssertNil(DifferentialTests.firstDifference(apart.pixels, together.pixels, width: 64))
     }
 
-    /// A bake that keeps its sketch draws its resident layers in shared groups too.
+    /// A bake that keeps its sketch draws its resident layers in shared groups too, and keeps
+    /// their layer targets from frame to frame when they do not age.
     func testABakeWithSharedPassesWritesTheSameVideo() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "layer-groups-bake")
         let (w, h) = (240, 136)
@@ -232,20 +233,23 @@ final class LayerGroupsTests: XCTestCase {
             try script(seed: seed, maxAge: maxAge, width: w, height: h, background: nil)
                 .write(toFile: path, atomically: true, encoding: .utf8)
             let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
-            func bake(merging: Bool) async throws -> Data {
+            func bake(merging: Bool, keeping: Bool = true) async throws -> Data {
                 let renderer = try Renderer()
                 await renderer.setMergesLayers(merging)
+                await renderer.setKeepsLayerTargets(keeping)
                 let bake = try VideoBake(scene: try Scene(script: loaded), header: header, renderer: renderer)
                 bake.keepsSketch = true
-                let output = dir.appendingPathComponent("\(seed)-\(merging).y4m").path
+                let output = dir.appendingPathComponent("\(seed)-\(merging)-\(keeping).y4m").path
                 let writer = try Y4MWriter(path: output, header: header)
                 _ = try await bake.run(reader: try Y4MReader(path: input), writer: writer)
                 try writer.finish()
                 return try Data(contentsOf: URL(fileURLWithPath: output))
             }
-            let apart = try await bake(merging: false), together = try await bake(merging: true)
+            let apart = try await bake(merging: false, keeping: false), together = try await bake(merging: true)
             XCTAssertEqual(apart.count, together.count)
             XCTAssertNil(apart.indices.first { apart[$0] != together[$0] }, "seed \(seed): first differing byte")
+            let redrawn = try await bake(merging: true, keeping: false)
+            XCTAssertNil(redrawn.indices.first { redrawn[$0] != together[$0] }, "seed \(seed), layer targets kept: first differing byte")
         }
     }
 }
