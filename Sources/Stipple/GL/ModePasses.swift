@@ -48,8 +48,12 @@ final class ModePasses {
     }
     private var kept: [KeptLayer] = []
     private var uses = 0
-    /// Kept targets at most, the least recently used dropped first.
+    /// Kept targets at most, and the bytes they may hold together: the least recently used
+    /// is dropped first, and a canvas too large for the budget keeps none.
     static let keptLimit = 6
+    static let keptBudget = 128 << 20
+
+    private static func bytes(_ t: Framebuffer) -> Int { t.targetWidth * t.targetHeight * 4 }
 
     /// The kept target for a group whose members own `owners` and have `counts` stamps now
     /// (drawn with `settings`),
@@ -57,7 +61,8 @@ final class ModePasses {
     /// these members' and none past their counts, else a new clear one. Also how many of
     /// each member's stamps it holds. Give it back with `keep` once drawn.
     func takeKeptLayer(owners: [AnyObject], counts: [Int], settings: RenderSettings,
-                       like canvas: Framebuffer) throws -> (KeptLayer, held: [Int]) {
+                       like canvas: Framebuffer) throws -> (KeptLayer, held: [Int])? {
+        guard ModePasses.bytes(canvas) <= ModePasses.keptBudget else { return nil }
         // Targets of another size are of no use again.
         for k in kept where !fits(k.target, canvas) { k.target.delete(gl) }
         kept.removeAll { !fits($0.target, canvas) }
@@ -85,7 +90,8 @@ final class ModePasses {
         uses += 1
         k.lastUse = uses
         kept.append(k)
-        if kept.count > ModePasses.keptLimit, let oldest = kept.indices.min(by: { kept[$0].lastUse < kept[$1].lastUse }) {
+        while kept.count > ModePasses.keptLimit || kept.reduce(0, { $0 + ModePasses.bytes($1.target) }) > ModePasses.keptBudget,
+              let oldest = kept.indices.min(by: { kept[$0].lastUse < kept[$1].lastUse }) {
             kept.remove(at: oldest).target.delete(gl)
         }
     }

@@ -19,10 +19,10 @@ extension Renderer {
         var zones: [[Int]] = []
         func drawLayers(_ members: [(batch: Int, pass: StrokeLayerPass)]) throws {
             let owned = keepsLayerTargets && exact == nil ? members.compactMap { owners?[$0.batch] ?? nil } : []
-            if !owned.isEmpty, owned.count == members.count {
-                let counts = members.map { batches[$0.batch].stamps.count }
-                let (kept, held) = try device.modes.takeKeptLayer(owners: owned, counts: counts, settings: settings,
-                                                                  like: target)
+            let counts = members.map { batches[$0.batch].stamps.count }
+            if !owned.isEmpty, owned.count == members.count,
+               let (kept, held) = try device.modes.takeKeptLayer(owners: owned, counts: counts, settings: settings,
+                                                                 like: target) {
                 plan.reset(settings: settings, ageOffset: ageOffset)
                 planner.planImmediate(zip(members, held).map { m, h in
                     var new = batches[m.batch]
