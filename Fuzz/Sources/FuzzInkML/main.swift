@@ -18,8 +18,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do {
             _ = try Script.parse(bytes: Array(text.utf8), path: "fuzz.json", directory: "/")
         } catch {
-            fputs("FINDING: the script made from this ink does not read: \(error)\n", stderr)
-            abort()
+            Fuzz.finding("the script made from this ink does not read: \(error)")
         }
     } catch {
         Fuzz.answer(error)

@@ -17,8 +17,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let decoded = try PNGFile.read(path: path)
         let image = decoded.image
         if image.width < 1 || image.height < 1 || image.pixels.count != image.width * image.height * 4 {
-            fputs("FINDING: decoded \(image.width)×\(image.height) with \(image.pixels.count) bytes\n", stderr)
-            abort()
+            Fuzz.finding("decoded \(image.width)×\(image.height) with \(image.pixels.count) bytes")
         }
     } catch {
         Fuzz.answer(error)

@@ -12,8 +12,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         let points = try SketchPointsFile.decode(bytes, path: "fuzz.sketchpoints")
         if SketchPointsFile.encode(points) != bytes {
-            fputs("FINDING: decode then encode does not give the input back\n", stderr)
-            abort()
+            Fuzz.finding("decode then encode does not give the input back")
         }
     } catch {
         Fuzz.answer(error)

@@ -20,10 +20,15 @@ public enum Fuzz {
         if let bad = text.unicodeScalars.first(where: {
             $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029
         }) {
-            fputs("FINDING: an error's description holds the raw control character U+\(String(bad.value, radix: 16)): "
-                  + text.debugDescription + "\n", stderr)
-            abort()
+            finding("an error's description holds the raw control character U+\(String(bad.value, radix: 16)): "
+                    + text.debugDescription)
         }
+    }
+
+    /// Reports a finding on stderr and aborts, so libFuzzer keeps the input.
+    public static func finding(_ what: String) -> Never {
+        fputs("FINDING: \(what)\n", stderr)
+        abort()
     }
 
     /// The scratch file's path for this process: in /dev/shm (memory; never in the

@@ -20,16 +20,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         let header = try Y4MHeader.parse(String(decoding: line, as: UTF8.self), file: "fuzz.y4m")
         if header.width < 1 || header.height < 1 || header.frameSize < 3 || header.fps <= 0 {
-            fputs("FINDING: accepted header \(header)\n", stderr)
-            abort()
+            Fuzz.finding("accepted header \(header)")
         }
         // The header written back parses to the same header.
         // (Bytes, not Characters: "\r\n" is one Character, and dropLast() would take the \r too.)
         let again = try Y4MHeader.parse(String(decoding: Array(header.line.utf8.dropLast()), as: UTF8.self),
                                         file: "again.y4m")
         if again != header {
-            fputs("FINDING: header \(header) reads back as \(again)\n", stderr)
-            abort()
+            Fuzz.finding("header \(header) reads back as \(again)")
         }
     } catch {
         Fuzz.answer(error)
@@ -56,8 +54,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var frame = Y4MFrame(header: reader.header)
         while try reader.read(into: &frame) {
             if reader.offset > size || frame.bytes.count != Y4MFrame.marker.count + reader.header.frameSize {
-                fputs("FINDING: reader at byte \(reader.offset) of \(size), frame of \(frame.bytes.count) bytes\n", stderr)
-                abort()
+                Fuzz.finding("reader at byte \(reader.offset) of \(size), frame of \(frame.bytes.count) bytes")
             }
         }
     } catch {
