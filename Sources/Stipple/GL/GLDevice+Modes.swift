@@ -5,7 +5,7 @@ extension GLDevice {
     /// Draws stroke layers of one mode that touch no pixel in common onto `target`; `stamps`
     /// plans their stamps alone.
     func drawStrokeLayers(_ group: [StrokeLayerPass], stamps: FramePlan, onto target: Framebuffer,
-                          kept: ModePasses.KeptLayer? = nil) throws {
+                          kept: KeptLayers.Layer? = nil) throws {
         try modes.draw(group, stamps: stamps, drawer: drawer, onto: target, kept: kept)
     }
 

@@ -11,6 +11,8 @@ final class ModePasses {
     private var blurred: Framebuffer?
     private var shadow: Framebuffer?
     private var programs: [String: ShaderProgram] = [:]
+    /// Layer targets kept from frame to frame for groups whose stamps only grow.
+    let keptLayers: KeptLayers
     /// The boxes' triangles (`drawBoxes`), and their buffer.
     private let quad: VertexBuffer
     private var corners: [Float] = []
@@ -18,89 +20,17 @@ final class ModePasses {
     init(gl: GL) {
         self.gl = gl
         quad = VertexBuffer(gl: gl)
+        keptLayers = KeptLayers(gl: gl)
     }
 
     /// Frees the targets (kept while frames of one size follow each other); the next stroke
     /// layer makes them again.
-    var heldTargets: Int { [layer, before, blurred, shadow].compactMap { $0 }.count + kept.count }
+    var heldTargets: Int { [layer, before, blurred, shadow].compactMap { $0 }.count + keptLayers.count }
 
     func releaseTargets() {
         for slot in [layer, before, blurred, shadow] { slot?.delete(gl) }
         (layer, before, blurred, shadow) = (nil, nil, nil, nil)
-        for k in kept { k.target.delete(gl) }
-        kept = []
-    }
-
-    // MARK: layer targets kept from frame to frame
-
-    /// A layer target L kept for a group of layers whose stamps only grow (a stroke being
-    /// drawn, with no ageing): it holds exactly the first `count` stamps of each member, so
-    /// a later frame draws only the stamps added since. Members of a group never overlap,
-    /// and stamps drawn later land over those drawn before, so L comes out as drawn whole.
-    final class KeptLayer {
-        fileprivate let target: Framebuffer
-        /// Each member (the owner of its stamps) and how many of its first stamps L holds.
-        fileprivate(set) var members: [(owner: AnyObject, count: Int)] = []
-        /// What the stamps were drawn with.
-        fileprivate let settings: RenderSettings
-        fileprivate var lastUse = 0
-        fileprivate init(target: Framebuffer, settings: RenderSettings) { self.target = target; self.settings = settings }
-    }
-    private var kept: [KeptLayer] = []
-    private var uses = 0
-    /// Kept targets at most, and the bytes they may hold together: the least recently used
-    /// is dropped first, and a canvas too large for the budget keeps none.
-    static let keptLimit = 6
-    static let keptBudget = 128 << 20
-
-    private static func bytes(_ t: Framebuffer) -> Int { t.targetWidth * t.targetHeight * 4 }
-
-    /// The kept target for a group whose members own `owners` and have `counts` stamps now
-    /// (drawn with `settings`),
-    /// taken out of the store: the one holding the most stamps among those that hold only
-    /// these members' and none past their counts, else a new clear one. Also how many of
-    /// each member's stamps it holds. Give it back with `keep` once drawn.
-    func takeKeptLayer(owners: [AnyObject], counts: [Int], settings: RenderSettings,
-                       like canvas: Framebuffer) throws -> (KeptLayer, held: [Int])? {
-        guard ModePasses.bytes(canvas) <= ModePasses.keptBudget else { return nil }
-        // Targets of another size are of no use again.
-        for k in kept where !fits(k.target, canvas) { k.target.delete(gl) }
-        kept.removeAll { !fits($0.target, canvas) }
-        var best: (index: Int, held: [Int], total: Int)?
-        search: for (i, k) in kept.enumerated() where k.settings == settings {
-            var held = [Int](repeating: 0, count: owners.count)
-            for m in k.members {
-                guard let j = owners.firstIndex(where: { $0 === m.owner }), m.count <= counts[j] else { continue search }
-                held[j] = m.count
-            }
-            let total = held.reduce(0, +)
-            if total > (best?.total ?? -1) { best = (i, held, total) }
-        }
-        if let best {
-            return (kept.remove(at: best.index), best.held)
-        }
-        let t = try Framebuffer(gl: gl, width: canvas.width, height: canvas.height, guardBand: canvas.guardBand)
-        t.fill(gl, red: 0, green: 0, blue: 0, alpha: 0)
-        return (KeptLayer(target: t, settings: settings), [Int](repeating: 0, count: owners.count))
-    }
-
-    /// Stores `k`, drawn: it now holds the first `counts` stamps of `owners`.
-    func keep(_ k: KeptLayer, owners: [AnyObject], counts: [Int]) {
-        k.members = zip(owners, counts).map { ($0, $1) }
-        uses += 1
-        k.lastUse = uses
-        kept.append(k)
-        while kept.count > ModePasses.keptLimit || kept.reduce(0, { $0 + ModePasses.bytes($1.target) }) > ModePasses.keptBudget,
-              let oldest = kept.indices.min(by: { kept[$0].lastUse < kept[$1].lastUse }) {
-            kept.remove(at: oldest).target.delete(gl)
-        }
-    }
-
-    /// Frees a kept target that was taken and not drawn.
-    func discard(_ k: KeptLayer) { k.target.delete(gl) }
-
-    private func fits(_ t: Framebuffer, _ canvas: Framebuffer) -> Bool {
-        t.width == canvas.width && t.height == canvas.height && t.guardBand == canvas.guardBand
+        keptLayers.releaseAll()
     }
 
     /// A target of the canvas target's size and origin (the whole canvas, or a tile) with
@@ -142,7 +72,7 @@ final class ModePasses {
     /// With `kept`, L is that kept target, which holds the stamps drawn before: it is not
     /// cleared, and `stamps` holds only those added since.
     func draw(_ group: [StrokeLayerPass], stamps: FramePlan, drawer: FrameDrawer, onto canvas: Framebuffer,
-              kept: KeptLayer? = nil) throws {
+              kept: KeptLayers.Layer? = nil) throws {
         guard let first = group.first else { return }
         let mode = first.mode
         // Whatever throws on the way, the next clear of a target must not be scissored.

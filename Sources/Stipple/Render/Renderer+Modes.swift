@@ -21,8 +21,8 @@ extension Renderer {
             let owned = keepsLayerTargets && exact == nil ? members.compactMap { owners?[$0.batch] ?? nil } : []
             let counts = members.map { batches[$0.batch].stamps.count }
             if !owned.isEmpty, owned.count == members.count,
-               let (kept, held) = try device.modes.takeKeptLayer(owners: owned, counts: counts, settings: settings,
-                                                                 like: target) {
+               let (kept, held) = try device.modes.keptLayers.take(owners: owned, counts: counts, settings: settings,
+                                                                  like: target) {
                 plan.reset(settings: settings, ageOffset: ageOffset)
                 planner.planImmediate(zip(members, held).map { m, h in
                     var new = batches[m.batch]
@@ -34,10 +34,10 @@ extension Renderer {
                 do {
                     try device.drawStrokeLayers(members.map(\.pass), stamps: plan, onto: target, kept: kept)
                 } catch {
-                    device.modes.discard(kept)
+                    device.modes.keptLayers.discard(kept)
                     throw error
                 }
-                device.modes.keep(kept, owners: owned, counts: counts)
+                device.modes.keptLayers.keep(kept, owners: owned, counts: counts)
                 return
             }
             plan.reset(settings: settings, ageOffset: ageOffset)
@@ -78,6 +78,7 @@ extension Renderer {
                 }
                 guard var layerPass else { continue }
                 layerPass.exact = exact
+                batch.stamps.withUnsafeBufferPointer { layerPass.findCover($0, ageOffset: ageOffset, effects: settings.effects) }
                 if mode.edgeTolerance != nil {
                     try drawLayers([(i, layerPass)])
                 } else {

@@ -29,7 +29,7 @@ public actor Renderer {
     /// is drawn alone, as the tests compare.
     package var mergesLayers = true
     /// Whether groups of resident layers that do not age keep their layer target from frame
-    /// to frame (`ModePasses.KeptLayer`); off, it is drawn whole each frame, as tests compare.
+    /// to frame (`KeptLayers`); off, it is drawn whole each frame, as tests compare.
     package var keepsLayerTargets = true
     /// Video sketches kept between frames (see `KeptSketch`), by id.
     var keptSketches: [Int: KeptSketch.State] = [:]

@@ -58,7 +58,7 @@ struct StrokeLayerPass {
     var region: PixelBox
     /// The cells of 16 pixels within `region` that hold a live stamp's square or its
     /// shadow's cast, as boxes: the final pass draws these, not the whole region (away from
-    /// them its weight is zero and the canvas stays as it was).
+    /// them its weight is zero and the canvas stays as it was). Empty until `findCover`.
     var cover: [PixelBox] = []
     /// The edge reference (8-bit, premultiplied); nil without `edges`.
     var reference: [Float]?
@@ -107,6 +107,10 @@ struct StrokeLayerPass {
             region = region.union(cast)
         }
         self.region = region
+    }
+
+    /// Finds `cover` from the same stamps: only a pass that is drawn needs it.
+    mutating func findCover(_ stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float, effects: AgeEffects) {
         var cells = PixelCells(within: region)
         StrokeLayerPass.markSquares(mode: mode, stamps: stamps, ageOffset: ageOffset, effects: effects, grown: 0,
                                     into: &cells)
