@@ -115,6 +115,14 @@ final class Framebuffer {
         }
     }
 
+    /// The canvas as GL holds it (row 0 at the bottom), premultiplied 8-bit RGBA, into
+    /// `buffer`, which holds at least `width` × `height` × 4 bytes: no flip and no copy.
+    func read(_ gl: GL, into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= width * height * 4, "room for the canvas")
+        gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
+        gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: buffer.baseAddress!)
+    }
+
     static func flipRows(_ src: [UInt8], into dst: inout [UInt8], width: Int, height: Int) {
         let row = width * 4
         src.withUnsafeBytes { s in

@@ -118,6 +118,14 @@ final class GLDevice {
         return try read(t)
     }
 
+    /// The last frame drawn, read into `buffer` as GL holds it (rows bottom to top).
+    func readFrame(into buffer: UnsafeMutableRawBufferPointer) throws {
+        guard let t = frameTarget else { throw RenderError("no frame has been drawn") }
+        t.bind(gl)
+        t.read(gl, into: buffer)
+        try gl.checkError("reading back the frame")
+    }
+
     /// Runs code that calls GL directly, then forgets what the state cache believed.
     func runForeign<T>(_ body: () throws -> T) rethrows -> T {
         precondition(gl.context.isCurrentHere(), "foreign GL must run on the render thread")

@@ -112,6 +112,9 @@ package final class InkAtlas: @unchecked Sendable {
         var done = 0
         var next: Task<Page, Never>? = Task.detached { [self] in prepare(first) }
         var finishing: Task<(Double, Double), Error>?
+        // Two buffers in turn: a page is read into one while the last page's cells are still
+        // averaged from the other.
+        var buffers: [ReadbackBuffer] = []
         for k in pages.indices {
             let page = await next!.value
             timings.stamp += page.seconds
@@ -127,7 +130,9 @@ package final class InkAtlas: @unchecked Sendable {
             try await renderer.drawImmediate(canvas: canvas, batches: [StampBatch(brushKey: brushKey, brush: brush, stamps: page.stamps)])
             await renderer.finish()
             timings.draw += lap()
-            let frame = try await renderer.readFrame()
+            if buffers.count <= k % 2 { buffers.append(ReadbackBuffer(byteCount: pageSide * pageSide * 4)) }
+            let frame = buffers[k % 2]
+            try await renderer.readFrame(into: frame)
             timings.readback += lap()
             timings.pages += 1
             // Drawings that reach past their pad, or need stroke layers: alone, as `render` draws them.
@@ -189,23 +194,23 @@ package final class InkAtlas: @unchecked Sendable {
 
     /// Averages a drawn page's cells down and delivers them, on every core. Returns the
     /// seconds spent averaging (summed over cores, divided by them) and the rest.
-    func finish(_ items: [(index: Int, drawing: InkDrawing)], frame: [UInt8], alone: [Int: [UInt8]],
+    /// `frame` holds the page as GL reads it, rows bottom to top.
+    func finish(_ items: [(index: Int, drawing: InkDrawing)], frame: ReadbackBuffer, alone: [Int: [UInt8]],
                 deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) throws -> (Double, Double) {
         let t0 = Date()
         let s = supersample, w = width, h = height, side = pageSide, cells = cellWidth
-        let results: [(error: Error?, seconds: Double)] = frame.withUnsafeBufferPointer { px in
-            InkAtlas.parallelMap(items.count) { i in
-                let t0 = Date()
-                let out: [UInt8]
-                if let a = alone[i] { out = InkAtlas.average(a, stride: cells, at: (0, 0), width: w, height: h, factor: s) }
-                else {
-                    let o = origin(items[i].index % cellsPerPage)
-                    out = InkAtlas.averageRGBA(px, stride: side, at: o, width: w, height: h, factor: s)
-                }
-                let spent = Date().timeIntervalSince(t0)
-                do { try deliver(items[i].index, out) } catch { return (error, spent) }
-                return (nil, spent)
+        let px = UnsafeBufferPointer(frame.bytes.bindMemory(to: UInt8.self))
+        let results: [(error: Error?, seconds: Double)] = InkAtlas.parallelMap(items.count) { i in
+            let t0 = Date()
+            let out: [UInt8]
+            if let a = alone[i] { out = InkAtlas.average(a, stride: cells, at: (0, 0), width: w, height: h, factor: s) }
+            else {
+                let o = origin(items[i].index % cellsPerPage)
+                out = InkAtlas.averageRGBA(px, stride: side, rows: side, at: o, width: w, height: h, factor: s)
             }
+            let spent = Date().timeIntervalSince(t0)
+            do { try deliver(items[i].index, out) } catch { return (error, spent) }
+            return (nil, spent)
         }
         let total = Date().timeIntervalSince(t0)
         let cores = Double(max(1, ProcessInfo.processInfo.activeProcessorCount))
@@ -248,22 +253,28 @@ package final class InkAtlas: @unchecked Sendable {
         return alpha
     }
 
-    /// The mean of each `factor` × `factor` block of alpha in RGBA rows, rounded.
-    static func averageRGBA(_ px: UnsafeBufferPointer<UInt8>, stride: Int, at o: (x: Int, y: Int), width: Int, height: Int,
-                            factor: Int) -> [UInt8] {
+    /// The mean of each `factor` × `factor` block of alpha in RGBA rows, rounded; `o` and the
+    /// result count rows top to bottom, and `px` holds its `rows` rows bottom to top, as GL
+    /// reads them.
+    static func averageRGBA(_ px: UnsafeBufferPointer<UInt8>, stride: Int, rows: Int, at o: (x: Int, y: Int), width: Int,
+                            height: Int, factor: Int) -> [UInt8] {
+        precondition(o.y + height * factor <= rows && (o.x + width * factor) <= stride && px.count >= rows * stride * 4,
+                     "the cell lies in the page")
         let n = UInt32(factor * factor), half = n / 2
         return [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
             let src = px.baseAddress!
+            // Row r from the top, as a pointer to its first pixel's alpha.
+            func row(_ r: Int) -> UnsafePointer<UInt8> { src + ((rows - 1 - r) * stride + o.x) * 4 + 3 }
             for y in 0..<height {
-                let row = src + ((o.y + y * factor) * stride + o.x) * 4 + 3
                 if factor == 1 {
-                    for x in 0..<width { out[y * width + x] = row[x * 4] }
+                    let r = row(o.y + y)
+                    for x in 0..<width { out[y * width + x] = r[x * 4] }
                     continue
                 }
                 for x in 0..<width {
                     var sum: UInt32 = 0
                     for dy in 0..<factor {
-                        let p = row + (dy * stride + x * factor) * 4
+                        let p = row(o.y + y * factor + dy) + x * factor * 4
                         for dx in 0..<factor { sum += UInt32(p[dx * 4]) }
                     }
                     out[y * width + x] = UInt8((sum + half) / n)

@@ -118,6 +118,13 @@ public actor Renderer {
     /// Reads the last frame back: premultiplied RGBA, rows top to bottom.
     package func readFrame() throws -> [UInt8] { try device.readFrame() }
 
+    /// Reads the last frame back into `buffer` (at least width × height × 4 bytes) as GL
+    /// holds it: premultiplied RGBA, rows bottom to top. No array is made, flipped or copied:
+    /// for a caller that reads large frames often and can take the rows in that order.
+    package func readFrame(into buffer: ReadbackBuffer) throws {
+        try device.readFrame(into: buffer.bytes)
+    }
+
     /// The frame target for `canvas`, filled with its background.
     func beginFrame(_ canvas: Canvas) throws -> Framebuffer {
         let limit = info.maxCanvasSide
