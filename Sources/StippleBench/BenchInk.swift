@@ -25,20 +25,28 @@ extension BenchSuite {
         options.spacing = config.inkSpacing
         let peer = BenchSuite.inkPeer(folder: folder)
         for (label, size, npy) in [("256×256 PNG files", 256, false), ("28×28 .npy", 28, true)] {
-            log("ink: stipple, \(label)")
-            var o = options
-            o.radius = 8 * Double(size) / 256
-            let out = (folder as NSString).appendingPathComponent(npy ? "stipple.npy" : "stipple")
-            if !npy { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-            let run = InkDataset(input: input, output: npy ? .npy(out) : .folder(out), width: size, height: size, options: o)
-            let s = try await run.run(on: renderer, bytes: bytes)
-            let rate = Double(s.drawings) / s.seconds
-            let t = s.timings
-            var row = BenchRow(scenario: "ink", variant: "stipple, \(label)", workload: work, timing: Timing(samples: [s.seconds]),
-                               figures: ["drawings/s": rate, "read s": s.parseSeconds, "stamps s": t.stamp, "draw s": t.draw,
-                                         "readback s": t.readback, "downscale s": t.downscale, "encode+write s": t.deliver])
-            row.note = "\(t.pages) page\(t.pages == 1 ? "" : "s") of \(run.width * InkDataset.supersample(width: size, height: size))-pixel cells"
-            report.rows.append(row)
+            // The same drawings as stamps of the hard round brush, then as lines (`--lines`).
+            var runs: [(variant: String, drawings: Int, rate: Double)] = []
+            for lines in [false, true] {
+                let variant = "stipple\(lines ? " --lines" : ""), \(label)"
+                log("ink: \(variant)")
+                var o = options
+                o.radius = 8 * Double(size) / 256
+                o.lines = lines
+                let out = (folder as NSString).appendingPathComponent("stipple\(lines ? "-lines" : "")\(npy ? ".npy" : "")")
+                if !npy { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+                let run = InkDataset(input: input, output: npy ? .npy(out) : .folder(out), width: size, height: size, options: o)
+                let s = try await run.run(on: renderer, bytes: bytes)
+                let rate = Double(s.drawings) / s.seconds
+                let t = s.timings
+                var row = BenchRow(scenario: "ink", variant: variant, workload: work, timing: Timing(samples: [s.seconds]),
+                                   figures: ["drawings/s": rate, "read s": s.parseSeconds, "stamps s": t.stamp, "draw s": t.draw,
+                                             "readback s": t.readback, "downscale s": t.downscale, "encode+write s": t.deliver])
+                row.note = "\(t.pages) page\(t.pages == 1 ? "" : "s") of \(run.width * InkDataset.supersample(width: size, height: size))-pixel cells"
+                    + (lines ? ", each stroke a line along its curve" : ", stamps")
+                report.rows.append(row)
+                runs.append((variant, s.drawings, rate))
+            }
             guard let peer else { continue }
             log("ink: python cairocffi, \(label)")
             do {
@@ -48,10 +56,13 @@ extension BenchSuite {
                 var prow = BenchRow(scenario: "ink", variant: "python cairocffi, \(label)", workload: work,
                                     timing: Timing(samples: [p.seconds]),
                                     figures: ["drawings/s": peerRate, "draw s": p.draw, "encode+write s": p.encode])
-                prow.ratio = p.seconds / s.seconds * Double(s.drawings) / Double(count)
-                prow.ratioTo = "stipple, \(label)"
+                prow.ratio = runs[0].rate / peerRate
+                prow.ratioTo = runs[0].variant
                 report.rows.append(prow)
-                report.targets.append(.init(name: "ink: stipple / python drawings/s, \(label)", measured: rate / peerRate, limit: 3, atMost: false))
+                for r in runs {
+                    report.targets.append(.init(name: "ink: \(r.variant.dropLast(label.count + 2)) / python drawings/s, \(label)",
+                                                measured: r.rate / peerRate, limit: 3, atMost: false))
+                }
             } catch {
                 report.skipped.append("ink: python peer, \(label): \(error)")
             }

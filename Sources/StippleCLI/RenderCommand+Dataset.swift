@@ -11,8 +11,10 @@ extension RenderCommand {
         let bytes = try FileSystem.readBytes(path: script, limit: InkImport.maxQuickDrawBytes)
         var made: OutputFolder?
         if !npy { made = try OutputFolder.make(output, for: "rendering a .ndjson file into a folder") }
+        var options = try ink.options()
+        options.lines = lines
         var run = InkDataset(input: script, output: npy ? .npy(output) : .folder(output), width: size.0, height: size.1,
-                             options: try ink.options())
+                             options: options)
         run.shard = shard.flatMap(FrameShard.init)
         run.skipBadLines = ink.skipBadLines
         run.overwrite = overwrite

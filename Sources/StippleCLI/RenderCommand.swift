@@ -81,6 +81,9 @@ struct RenderCommand: AsyncParsableCommand {
     @OptionGroup(title: "Ink files")
     var ink: InkArguments
 
+    @Flag(help: "Ink, rendering a whole .ndjson file into a folder or .npy: draw each stroke as one anti-aliased line, 2×radius wide with round caps and joins, along the curve its stamps would follow, instead of as stamps of the brush: a fraction of the work. Coverage only; --brush and --spacing do not apply.")
+    var lines = false
+
     /// A whole .ndjson file into a folder or a .npy file.
     var isDataset: Bool {
         InkImport.format(of: script) == .quickDraw && ink.index == nil && ink.key == nil && frames == nil && frame == nil
@@ -103,6 +106,9 @@ struct RenderCommand: AsyncParsableCommand {
         if InkImport.format(of: script) == nil { try ink.refuseFor(script: script) }
         if ink.skipBadLines && !isDataset {
             throw ValidationError("--skip-bad-lines applies when a whole .ndjson file renders into a folder or a .npy file.")
+        }
+        if lines && !isDataset {
+            throw ValidationError("--lines applies when a whole .ndjson file renders into a folder or a .npy file (coverage only); a single drawing is drawn with its brush.")
         }
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed is a number above 0, such as 20 (got \(speed)).") }
         if let tile, tile < 1 { throw ValidationError("Please give a tile side of at least 1 pixel (got \(tile)).") }

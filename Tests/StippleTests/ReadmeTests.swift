@@ -47,7 +47,8 @@ final class ReadmeTests: XCTestCase {
         }
         // What the blocks say they write is there.
         for file in ["burst.png", "frames/frame-0168.png", "stroke.png", "live.json", "live.sketchpoints",
-                     "formula.png", "formula.json", "sun.png", "shapes/7000000000000008.png", "shapes.npy"] {
+                     "formula.png", "formula.json", "sun.png", "shapes/7000000000000008.png", "shapes.npy",
+                     "shapes-lines/7000000000000008.png"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: examples.appendingPathComponent(file).path), file)
         }
         if let notCompiled { throw XCTSkip("README's sh blocks ran; its swift blocks did not: \(notCompiled)") }

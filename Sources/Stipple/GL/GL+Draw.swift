@@ -114,3 +114,10 @@ extension GL {
         glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, 0, 0, GLsizei(width), GLsizei(height))
     }
 }
+
+extension GL {
+    /// The blend equation (GL_FUNC_ADD unless a draw sets another and puts it back).
+    func blendEquation(_ mode: GLenum) {
+        if enter("glBlendEquation") { glBlendEquation(mode) }
+    }
+}

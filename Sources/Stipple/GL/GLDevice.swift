@@ -15,6 +15,8 @@ final class GLDevice {
         return m
     }
     private(set) var madeModes: ModePasses?
+    /// Ink drawn as lines, made on first use.
+    private(set) lazy var inkLines = InkLineDrawer(gl: gl)
     /// The target frames are drawn into, kept while the canvas size stays the same.
     private(set) var frameTarget: Framebuffer?
     private var readback: [UInt8] = []
@@ -116,6 +118,12 @@ final class GLDevice {
     func readFrame() throws -> [UInt8] {
         guard let t = frameTarget else { throw RenderError("no frame has been drawn") }
         return try read(t)
+    }
+
+    /// Draws chords of ink as lines (`InkLineDrawer`) over the frame target.
+    func drawInkLines(_ vertices: [Float]) throws {
+        guard let t = frameTarget else { throw RenderError("no frame has been begun") }
+        try vertices.withUnsafeBufferPointer { try inkLines.draw($0, into: t) }
     }
 
     /// The last frame drawn, read into `buffer` as GL holds it (rows bottom to top).

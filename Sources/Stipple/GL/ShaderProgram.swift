@@ -13,7 +13,7 @@ public enum Primitive: String, Sendable, CaseIterable {
 final class ShaderProgram {
     /// Attribute locations, bound before linking so that every program agrees.
     enum Attribute: GLuint, CaseIterable {
-        case position = 0, radius, age, dissolveAngle, color, corner, rotation
+        case position = 0, radius, age, dissolveAngle, color, corner, rotation, segment, radii
         var name: String {
             switch self {
             case .position: return "aPosition"
@@ -23,6 +23,8 @@ final class ShaderProgram {
             case .color: return "aColor"
             case .corner: return "aCorner"
             case .rotation: return "aRotation"
+            case .segment: return "aSegment"
+            case .radii: return "aRadii"
             }
         }
     }

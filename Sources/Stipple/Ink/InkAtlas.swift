@@ -91,6 +91,21 @@ package final class InkAtlas: @unchecked Sendable {
         return (out, plan)
     }
 
+    /// With `options.lines`: each stroke of `drawing` laid out on a cell as a polyline
+    /// (`InkChords`); nil when the drawing needs its stroke layers and is drawn alone, in stamps.
+    func polylines(_ drawing: InkDrawing) -> (strokes: [[InkChords.Knot]], plan: InkPlan)? {
+        let plan = InkPlan.layout(drawing, options)
+        guard plan.strokes.allSatisfy({ $0.style.mode == nil }) else { return nil }
+        return (plan.strokes.map(InkChords.polyline), plan)
+    }
+
+    /// The chords of `strokes`, moved by `dx`, `dy`.
+    static func chords(_ strokes: [[InkChords.Knot]], dx: Float, dy: Float) -> [Float] {
+        var out: [Float] = []
+        for s in strokes { InkChords.emit(s, dx: dx, dy: dy, to: &out) }
+        return out
+    }
+
     /// Renders drawing `items` (each with its index in the run) and hands each one's
     /// coverage (`width` × `height` bytes, 0 none … 255 full, rows top to bottom) to
     /// `deliver`, called on any thread, once per drawing, in no set order. While a page is
@@ -127,7 +142,11 @@ package final class InkAtlas: @unchecked Sendable {
             var clock = Date()
             func lap() -> Double { let now = Date(); defer { clock = now }; return now.timeIntervalSince(clock) }
             let canvas = Canvas(width: pageSide, height: pageSide, background: .color(.transparent))
-            try await renderer.drawImmediate(canvas: canvas, batches: [StampBatch(brushKey: brushKey, brush: brush, stamps: page.stamps)])
+            if options.lines {
+                try await renderer.drawInkLines(canvas: canvas, vertices: page.lines)
+            } else {
+                try await renderer.drawImmediate(canvas: canvas, batches: [StampBatch(brushKey: brushKey, brush: brush, stamps: page.stamps)])
+            }
             await renderer.finish()
             timings.draw += lap()
             if buffers.count <= k % 2 { buffers.append(ReadbackBuffer(byteCount: pageSide * pageSide * 4)) }
@@ -163,6 +182,8 @@ package final class InkAtlas: @unchecked Sendable {
     struct Page: Sendable {
         var items: [(index: Int, drawing: InkDrawing)]
         var stamps: [SketchPoint]
+        /// With `options.lines`, the chords drawn instead of `stamps` (`InkChords`).
+        var lines: [Float]
         var alone: [Int]
         var seconds: Double
     }
@@ -172,24 +193,31 @@ package final class InkAtlas: @unchecked Sendable {
         let cells = cellWidth, cellsH = cellHeight, pad = Float(self.pad)
         // A page holds at most a script's stamps: a drawing over its cell's share is drawn alone.
         let share = max(1, Limits.maxStampsPerScript / cellsPerPage)
-        let laid: [(stamps: [SketchPoint], fits: Bool)] = InkAtlas.parallelMap(items.count) { i in
-            guard let made = stamps(items[i].drawing), made.stamps.count <= share else { return ([], false) }
+        func outside(_ x: Float, _ y: Float, _ r: Float) -> Bool {
+            x - r < -pad || y - r < -pad || x + r > Float(cells) + pad || y + r > Float(cellsH) + pad
+        }
+        let lines = options.lines
+        let laid: [(stamps: [SketchPoint], lines: [Float], fits: Bool)] = InkAtlas.parallelMap(items.count) { i in
             let o = origin(items[i].index % cellsPerPage)
-            var fits = true
-            var moved = made.stamps
-            for k in moved.indices {
-                let p = moved[k]
-                if p.x - p.radius < -pad || p.y - p.radius < -pad || p.x + p.radius > Float(cells) + pad
-                    || p.y + p.radius > Float(cellsH) + pad { fits = false }
-                moved[k].x += Float(o.x); moved[k].y += Float(o.y)
+            if lines {
+                guard let made = polylines(items[i].drawing),
+                      !made.strokes.contains(where: { $0.contains { outside($0.x, $0.y, $0.radius) } }) else { return ([], [], false) }
+                return ([], InkAtlas.chords(made.strokes, dx: Float(o.x), dy: Float(o.y)), true)
             }
-            return (fits ? moved : [], fits)
+            guard let made = stamps(items[i].drawing), made.stamps.count <= share,
+                  !made.stamps.contains(where: { outside($0.x, $0.y, $0.radius) }) else { return ([], [], false) }
+            var moved = made.stamps
+            for k in moved.indices { moved[k].x += Float(o.x); moved[k].y += Float(o.y) }
+            return (moved, [], true)
         }
         var all: [SketchPoint] = []
         all.reserveCapacity(laid.reduce(0) { $0 + $1.stamps.count })
         for l in laid { all += l.stamps }
+        var chords: [Float] = []
+        chords.reserveCapacity(laid.reduce(0) { $0 + $1.lines.count })
+        for l in laid { chords += l.lines }
         let alone = laid.indices.filter { !laid[$0].fits }
-        return Page(items: items, stamps: all, alone: alone, seconds: Date().timeIntervalSince(t0))
+        return Page(items: items, stamps: all, lines: chords, alone: alone, seconds: Date().timeIntervalSince(t0))
     }
 
     /// Averages a drawn page's cells down and delivers them, on every core. Returns the
@@ -238,6 +266,12 @@ package final class InkAtlas: @unchecked Sendable {
 
     /// A drawing on its own canvas of one cell, as coverage bytes.
     func renderAlone(_ drawing: InkDrawing, on renderer: Renderer) async throws -> [UInt8] {
+        if options.lines, let made = polylines(drawing) {
+            let canvas = Canvas(width: made.plan.width, height: made.plan.height, background: .color(.transparent))
+            try await renderer.drawInkLines(canvas: canvas, vertices: InkAtlas.chords(made.strokes, dx: 0, dy: 0))
+            let image = try await renderer.readFrame()
+            return (0..<(canvas.width * canvas.height)).map { image[$0 * 4 + 3] }
+        }
         var o = options
         o.background = .transparent
         let plan = InkPlan.layout(drawing, o)

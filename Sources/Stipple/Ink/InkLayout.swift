@@ -24,6 +24,9 @@ package struct InkOptions: Sendable {
     /// The step between stamps as a share of their diameter; nil: scripts' default, 0.15.
     package var spacing: Double?
     package var background: Color = .white
+    /// Datasets: each stroke drawn as an anti-aliased line along its curve (`InkChords`),
+    /// coverage only, instead of as stamps of the brush.
+    package var lines = false
 
     package init() {}
 

@@ -96,6 +96,13 @@ public actor Renderer {
         try drawPasses(batches, canvas: canvas, settings: settings, ageOffset: ageOffset, into: try beginFrame(canvas))
     }
 
+    /// Draws a frame of ink as lines: `canvas`'s background, then the chords in `vertices`
+    /// (`InkChords`' layout) in white coverage.
+    package func drawInkLines(canvas: Canvas, vertices: [Float]) throws {
+        _ = try beginFrame(canvas)
+        try device.drawInkLines(vertices)
+    }
+
     // MARK: the steps every frame shares
 
     func planner(_ canvas: Canvas, _ settings: RenderSettings, _ ageOffset: Float) -> FramePlanner {

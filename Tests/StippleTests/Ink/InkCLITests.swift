@@ -103,6 +103,34 @@ final class InkCLITests: XCTestCase {
         try stipple(["render", input, "--size", "40x40", "-o", path("whole/"), "--overwrite"])
     }
 
+    /// `--lines` draws a whole file's drawings as lines: shards join to the whole run, byte for
+    /// byte; lines differ from stamps only along the edges; and it is refused where there is
+    /// no dataset (one drawing, a conversion, a script).
+    func testLinesShardsJoinAndAreRefusedOutsideADataset() throws {
+        let input = try drawings(19)
+        try stipple(["render", input, "--size", "64x64", "--lines", "-o", path("lines/")])
+        for k in 1...2 { try stipple(["render", input, "--size", "64x64", "--lines", "--shard", "\(k)/2", "-o", path("parts/")]) }
+        try stipple(["render", input, "--size", "64x64", "-o", path("stamps/")])
+        let names = try FileManager.default.contentsOfDirectory(atPath: path("lines")).sorted()
+        XCTAssertEqual(names.count, 19)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("parts")).sorted(), names)
+        for name in names {
+            XCTAssertEqual(try bytes(path("lines/" + name)), try bytes(path("parts/" + name)), name)
+            let l = try PNGFile.read(path: path("lines/" + name)).image.pixels, s = try PNGFile.read(path: path("stamps/" + name)).image.pixels
+            let inked = stride(from: 0, to: s.count, by: 4).filter { s[$0] < 128 }.count
+            let disagree = stride(from: 0, to: s.count, by: 4).filter { (l[$0] < 128) != (s[$0] < 128) }.count
+            XCTAssertLessThan(Double(disagree), 0.1 * Double(inked) + 8, "\(name): \(disagree) of \(inked) pixels")
+        }
+        let one = try stipple(["render", input, "--index", "2", "--lines", "-o", path("one.png")], status: 64)
+        XCTAssertTrue(one.stderr.contains("--lines applies when a whole .ndjson file renders"), one.stderr)
+        let converted = try stipple(["convert", input, "--index", "2", "--lines", "-o", path("one.json")], status: 64)
+        XCTAssertTrue(converted.stderr.contains("--lines"), converted.stderr)
+        let script = TestSupport.fixtures.appendingPathComponent("scripts").path
+        let any = try FileManager.default.contentsOfDirectory(atPath: script).first { $0.hasSuffix(".json") }!
+        let scripted = try stipple(["render", (script as NSString).appendingPathComponent(any), "--lines", "-o", path("a.png")], status: 64)
+        XCTAssertTrue(scripted.stderr.contains("--lines applies when a whole .ndjson file renders"), scripted.stderr)
+    }
+
     func testNpyArrayHeaderShapeAndShards() throws {
         let input = try drawings(17)
         let run = try stipple(["render", input, "-o", path("all.npy"), "--size", "28x28"])
