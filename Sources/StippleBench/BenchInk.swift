@@ -8,7 +8,11 @@ import Foundation
 extension BenchSuite {
     func ink(_ renderer: Renderer, _ report: inout BenchReport) async throws {
         let count = config.inkDrawings
-        let folder = NSTemporaryDirectory() + "stipple-bench-ink-" + UUID().uuidString
+        // 30 000 files a run: in memory where the system has a memory-backed folder, so that the
+        // figures are the tools' and not the disk's (an ext4 disk that deleted the last run's
+        // files minutes ago makes every new file slower to create, for both tools alike).
+        let base = BenchSuite.memoryBackedFolder ?? NSTemporaryDirectory()
+        let folder = (base as NSString).appendingPathComponent("stipple-bench-ink-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let input = (folder as NSString).appendingPathComponent("drawings.ndjson")
@@ -42,7 +46,7 @@ extension BenchSuite {
                 var row = BenchRow(scenario: "ink", variant: variant, workload: work, timing: Timing(samples: [s.seconds]),
                                    figures: ["drawings/s": rate, "read s": s.parseSeconds, "stamps s": t.stamp, "draw s": t.draw,
                                              "readback s": t.readback, "downscale s": t.downscale, "encode+write s": t.deliver])
-                row.note = "\(t.pages) page\(t.pages == 1 ? "" : "s") of \(run.width * InkDataset.supersample(width: size, height: size))-pixel cells"
+                row.note = "files in \(base); \(t.pages) page\(t.pages == 1 ? "" : "s") of \(run.width * InkDataset.supersample(width: size, height: size))-pixel cells"
                     + (lines ? ", each stroke a line along its curve" : ", stamps")
                 report.rows.append(row)
                 runs.append((variant, s.drawings, rate))
@@ -70,6 +74,15 @@ extension BenchSuite {
         if peer == nil {
             report.skipped.append("ink: the Python peer (python3 with cairocffi, numpy and pillow: pip install cairocffi numpy pillow)")
         }
+    }
+
+    /// /dev/shm where it is a writable folder, else nil.
+    static var memoryBackedFolder: String? {
+        var isFolder: ObjCBool = false
+        let path = "/dev/shm"
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+              FileManager.default.isWritableFile(atPath: path) else { return nil }
+        return path
     }
 
     /// `count` drawings shaped like Quick, Draw! simplified ones: 9 strokes and 76 points on
