@@ -5,7 +5,7 @@ import Stipple
 /// brush-mode key and value (and values just outside each range), session entries, events
 /// lines with undo, redo and clear, and command lines for render (--frames extremes,
 /// --shard, --speed, --tile), bake (--frames, --shard, --speed, --events), bisect, compare
-/// (--metric, --window, --json), stamps, describe and convert. Each case knows when it must
+/// (--metric, --window, --json), stamps, describe, convert and ink (CLIGrammar+Ink.swift). Each case knows when it must
 /// be refused (`mustFail`): a value the docs put out of range, which no run may accept.
 struct CLIGrammar {
     /// The project's SplitMix64: the same cases for the same seed on every machine.
@@ -228,7 +228,7 @@ struct CLIGrammar {
         var files: [String: Data] = [:]
         var args: [String]
         let kind = random.pick(["render", "render", "render-frames", "render-frames", "bake", "bake", "bisect", "compare",
-                                "compare", "stamps", "describe", "convert", "typo"])
+                                "compare", "stamps", "describe", "convert", "ink", "ink", "typo"])
         let baked = kind == "bake"
         let script = script(baked: baked, &failures)
         if random.chance(0.08) {
@@ -238,7 +238,7 @@ struct CLIGrammar {
             files["s.json"] = Data(script.utf8)
         }
         // Commands that never read the script cannot refuse it.
-        if ["compare", "convert"].contains(kind) { failures.removeAll() }
+        if ["compare", "convert", "ink"].contains(kind) { failures.removeAll() }
         files["in.y4m"] = Self.video(frames: random.pick([0, 1, 3, 6]), side: 16)
         files["a.png"] = Self.png
         files["b.png"] = random.chance(0.5) ? Self.png : Self.otherPNG
@@ -321,6 +321,8 @@ struct CLIGrammar {
             args = ["stamps", "s.json", "--frame", f, "-o", random.pick(["out.sketchpoints", "out.json", "out.txt", "s.json"])]
             if let n = Int(f), (0...16_777_215).contains(n) {} else { failures.append("--frame out of range") }
             if args[5] == "out.txt" || args[5] == "s.json" { failures.append("bad stamps output") }
+        case "ink":
+            args = inkRender(&files, &failures)
         case "describe":
             args = ["describe", "s.json"] + (random.chance(0.5) ? ["--json"] : [])
         case "convert":
