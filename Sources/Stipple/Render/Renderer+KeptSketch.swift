@@ -127,10 +127,16 @@ extension Renderer {
         kept.planesCurrent = !direct
         if boxes.isEmpty && !readWhole { return .unchanged }
         for box in boxes {
+            if box == whole {
+                // The whole canvas: the driver's fast clear of the whole target, and no scissor.
+                try device.fill(target, with: .color(fill.0, fill.1, fill.2, fill.3))
+                try drawResident(chosen, canvas: canvas, frame: frame, settings: settings, into: target)
+                continue
+            }
             device.beginKeptDraw(target, box: (box.x0, box.y0, box.x1, box.y1), fill: fill)
             defer { device.endKeptDraw() }
             try drawResident(chosen, canvas: canvas, frame: frame, settings: settings, into: target, scissored: true,
-                             within: box == whole ? nil : box)
+                             within: box)
         }
         let patches = try (readWhole ? [whole] : boxes).map {
             SketchUpdate.Patch(box: $0, pixels: try device.readKept(target, box: ($0.x0, $0.y0, $0.x1, $0.y1)),
