@@ -94,11 +94,8 @@ final class Framebuffer {
 
     /// The canvas as premultiplied 8-bit RGBA, rows top to bottom, written into `out`.
     func read(_ gl: GL, into out: inout [UInt8]) {
-        gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
         if readBuffer.count != width * height * 4 { readBuffer = [UInt8](repeating: 0, count: width * height * 4) }
-        readBuffer.withUnsafeMutableBytes {
-            gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: $0.baseAddress!)
-        }
+        readBuffer.withUnsafeMutableBytes { read(gl, into: $0) }
         if out.count != readBuffer.count { out = [UInt8](repeating: 0, count: readBuffer.count) }
         Framebuffer.flipRows(readBuffer, into: &out, width: width, height: height)
     }

@@ -144,9 +144,15 @@ enum InkChords {
         let length = (d * d).sum().squareRoot()
         let u = length > 1e-6 ? d / length : SIMD2<Float>(1, 0)
         let n = SIMD2(-u.y, u.x) * (max(a.radius, b.radius) + 1)
-        let corners = [pa - u * reach.0 + n, pa - u * reach.0 - n, pb + u * reach.1 + n, pb + u * reach.1 - n]
-        for c in [corners[0], corners[1], corners[2], corners[2], corners[1], corners[3]] {
-            out += [c.x, c.y, pa.x, pa.y, pb.x, pb.y, a.radius, b.radius]
+        let (c0, c1) = (pa - u * reach.0 + n, pa - u * reach.0 - n)
+        let (c2, c3) = (pb + u * reach.1 + n, pb + u * reach.1 - n)
+        // Appended float by float: no array made for each chord.
+        func vertex(_ c: SIMD2<Float>) {
+            out.append(c.x); out.append(c.y)
+            out.append(pa.x); out.append(pa.y); out.append(pb.x); out.append(pb.y)
+            out.append(a.radius); out.append(b.radius)
         }
+        vertex(c0); vertex(c1); vertex(c2)
+        vertex(c2); vertex(c1); vertex(c3)
     }
 }
