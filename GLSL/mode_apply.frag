@@ -35,25 +35,27 @@ uniform float uShadowRadius; // R = ceil(3 sigma)
 #ifndef SHADOW_TAPS
 #define SHADOW_TAPS 0
 #endif
-uniform float uSigma;
+// The taps' weights, normalised over all 2R + 1 of them: uTapWeights[|k|] for tap k.
+uniform float uTapWeights[SHADOW_TAPS + 1];
 uniform vec2 uShadowOffset;  // in the target's axes (y up)
 uniform vec4 uShadowColor;   // straight
 
 vec4 fetch(sampler2D t, vec2 g) { return texture2D(t, (g + uOffset + 0.5) / uTexSize); }
 
+// The shadow's weight at pass-target pixel t, zero off that target.
+float shadowAt(vec2 t) {
+    bool inside = all(greaterThanEqual(t, vec2(0.0))) && all(lessThan(t, uPassTexSize));
+    return inside ? texture2D(uShadow, (t + 0.5) / uPassTexSize).a : 0.0;
+}
+
 float shadowWeight(vec2 g) {
-    float sum = 0.0;
-    float total = 0.0;
-    for (int i = -SHADOW_TAPS; i <= SHADOW_TAPS; i++) {
+    vec2 t = g - uShadowOffset + uPassOffset;
+    float sum = uTapWeights[0] * shadowAt(t);
+    for (int i = 1; i <= SHADOW_TAPS; i++) {
         float k = float(i);
-        float w = uSigma > 0.0 ? exp(-k * k / (2.0 * uSigma * uSigma)) : 1.0;
-        vec2 q = vec2(g.x, g.y + k) - uShadowOffset;
-        vec2 t = q + uPassOffset;
-        bool inside = all(greaterThanEqual(t, vec2(0.0))) && all(lessThan(t, uPassTexSize));
-        if (inside) sum += w * texture2D(uShadow, (t + 0.5) / uPassTexSize).a;
-        total += w;
+        sum += uTapWeights[i] * (shadowAt(vec2(t.x, t.y - k)) + shadowAt(vec2(t.x, t.y + k)));
     }
-    return sum / total;
+    return sum;
 }
 
 vec4 blurred(vec2 g) {

@@ -24,7 +24,8 @@ uniform vec2 uPassOffset;    // the same for this target
 #ifndef EDGES
 #define EDGES 0
 #endif
-uniform float uSigma;
+// The taps' weights, normalised over all 2R + 1 of them: uTapWeights[|k|] for tap k.
+uniform float uTapWeights[SHADOW_TAPS + 1];
 uniform float uOpacity;      // strokeOpacity k
 uniform float uTolerance;    // edges: the tolerance (EDGES, compiled in, says whether the stroke has edges)
 uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
@@ -45,13 +46,10 @@ void main() {
     // pixel 1024 rounds the pixel centre to a neighbour. A copy at the default (high) precision keeps it exact.
     vec2 frag = gl_FragCoord.xy;
     vec2 g = floor(frag) - uPassOffset;
-    float sum = 0.0;
-    float total = 0.0;
-    for (int i = -SHADOW_TAPS; i <= SHADOW_TAPS; i++) {
+    float sum = uTapWeights[0] * weightAt(g);
+    for (int i = 1; i <= SHADOW_TAPS; i++) {
         float k = float(i);
-        float w = uSigma > 0.0 ? exp(-k * k / (2.0 * uSigma * uSigma)) : 1.0;
-        sum += w * weightAt(vec2(g.x + k, g.y));
-        total += w;
+        sum += uTapWeights[i] * (weightAt(vec2(g.x - k, g.y)) + weightAt(vec2(g.x + k, g.y)));
     }
-    gl_FragColor = vec4(sum / total);
+    gl_FragColor = vec4(sum);
 }

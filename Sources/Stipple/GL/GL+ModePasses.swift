@@ -1,7 +1,7 @@
 import CStipple
 
 /// The GL calls only the brush-mode passes make: a scissor box, several texture units,
-/// four-component uniforms.
+/// four-component uniforms and arrays of them.
 extension GL {
     func scissor(x: Int, y: Int, width: Int, height: Int) {
         if enter("glScissor") { glScissor(GLint(x), GLint(y), GLsizei(width), GLsizei(height)) }
@@ -27,5 +27,10 @@ extension GL {
 
     func uniform4f(_ loc: GLint, _ a: Float, _ b: Float, _ c: Float, _ d: Float) {
         if enter("glUniform4f") { glUniform4f(loc, a, b, c, d) }
+    }
+
+    /// Sets a uniform array of floats from its first element on.
+    func uniform1fv(_ loc: GLint, _ values: [Float]) {
+        if enter("glUniform1fv") { values.withUnsafeBufferPointer { glUniform1fv(loc, GLsizei($0.count), $0.baseAddress) } }
     }
 }

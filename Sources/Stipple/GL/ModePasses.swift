@@ -10,6 +10,12 @@ final class ModePasses {
     private var before: Framebuffer?
     private var blurred: Framebuffer?
     private var shadow: Framebuffer?
+    /// Where L and the shadow's target may not be transparent: the window rectangles drawn
+    /// into since each was last made transparent; nil when not known (a new target). Making
+    /// one transparent again then draws over those rectangles alone, not the whole target:
+    /// a group of small strokes costs its strokes' pixels, not a clear of the canvas.
+    private var layerInk: [PixelBox]?
+    private var shadowInk: [PixelBox]?
     private var programs: [String: ShaderProgram] = [:]
     /// Layer targets kept from frame to frame for groups whose stamps only grow.
     let keptLayers: KeptLayers
@@ -30,6 +36,7 @@ final class ModePasses {
     func releaseTargets() {
         for slot in [layer, before, blurred, shadow] { slot?.delete(gl) }
         (layer, before, blurred, shadow) = (nil, nil, nil, nil)
+        (layerInk, shadowInk) = (nil, nil)
         keptLayers.releaseAll()
     }
 
@@ -47,6 +54,26 @@ final class ModePasses {
         }
         t.originX = canvas.originX
         t.originY = canvas.originY
+        return t
+    }
+
+    /// `target(slot, …)` made transparent and bound: over the rectangles `ink` says hold
+    /// something (then none do), or whole when `ink` is not known or covers a quarter of
+    /// the target or more (a clear without a scissor box is the driver's fast path).
+    private func transparentTarget(_ slot: inout Framebuffer?, ink: inout [PixelBox]?, like canvas: Framebuffer,
+                                   band: Int) throws -> Framebuffer {
+        let old = slot
+        let t = try target(&slot, like: canvas, band: band)
+        t.bind(gl)
+        let area = ink?.reduce(0) { $0 + $1.width * $1.height }
+        if t !== old || area.map({ 4 * $0 >= t.targetWidth * t.targetHeight }) ?? true {
+            gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
+        } else if let ink, !ink.isEmpty {
+            gl.disable(GLenum(GL_BLEND))
+            gl.useProgram(try program("mode_transparent.frag").id)
+            drawRects(t, ink)
+        }
+        ink = []
         return t
     }
 
@@ -75,24 +102,40 @@ final class ModePasses {
               kept: KeptLayers.Layer? = nil) throws {
         guard let first = group.first else { return }
         let mode = first.mode
-        // Whatever throws on the way, the next clear of a target must not be scissored.
-        defer { gl.disable(GLenum(GL_SCISSOR_TEST)) }
+        // The passes draw and clear only what they must, each box in full: no scissor.
+        gl.disable(GLenum(GL_SCISSOR_TEST))
         let band = canvas.guardBand
+        let c = try target(&before, like: canvas, band: band)
+        // L starts transparent (the shadow's first pass reads it out to 2R past the stamps:
+        // ink left there by an earlier stroke, another tile's or this frame's, would cast a
+        // shadow), unless it is a kept target holding the group's stamps so far.
         let l: Framebuffer
         if let kept {
             l = kept.target
             (l.originX, l.originY) = (canvas.originX, canvas.originY)
+            l.bind(gl)
         } else {
-            l = try target(&layer, like: canvas, band: band)
+            l = try transparentTarget(&layer, ink: &layerInk, like: canvas, band: band)
         }
-        let c = try target(&before, like: canvas, band: band)
-        // What the passes read of L and of the canvas: only that is cleared and copied.
-        // The shadow's first pass writes R past the stamps and reads R past that: L must be
-        // clear out to 2R, or a stroke drawn there earlier (another tile's, or this frame's)
-        // would cast a shadow.
-        let reads = group.map { $0.reads }
-        if kept == nil { clear(l, reads) } else { l.bind(gl) }
         try drawer.draw(stamps, layers: [], into: l)
+        if kept == nil { layerInk = group.map { rect(l, $0.inked) }.filter { !$0.isEmpty } }
+        let cover = group.flatMap { pass in pass.cover.map { pass.needed($0) } }
+        if let factors = ModePasses.blendFactors(first) {
+            canvas.bind(gl)
+            let p = try program("mode_blend.frag")
+            gl.useProgram(p.id)
+            p.set(gl, "uTexSize", Float(l.targetWidth), Float(l.targetHeight))
+            p.set(gl, "uOpacity", first.mode.strokeOpacity)
+            p.setSampler(gl, "uLayer", unit: 0)
+            gl.bindTextureUnits([l.texture])
+            gl.enable(GLenum(GL_BLEND))
+            gl.blendFunc(factors.source, factors.destination)
+            drawBoxes(canvas, cover)
+            try gl.checkError("drawing a stroke layer")
+            return
+        }
+        // What the passes read of the canvas: only that is copied.
+        let reads = group.map { $0.reads }
         canvas.bind(gl)
         gl.bindTexture(c.texture)
         for box in ModePasses.fewestPixels(reads) {
@@ -124,23 +167,26 @@ final class ModePasses {
         if let s = mode.shadow {
             // The blurred weight spills up to R past what the canvas target holds (its band, or a
             // tile's apron), and the final pass reads it there.
-            let t = try target(&shadow, like: canvas, band: canvas.guardBand + max(1, s.radius))
+            // What the last pass reads of it and this pass does not write must be transparent.
+            let t = try transparentTarget(&shadow, ink: &shadowInk, like: canvas,
+                                          band: canvas.guardBand + max(1, s.radius))
             let written = group.map { $0.stamps.grown(x: s.radius, y: 0) }
-            clear(t, zip(group, written).map { $0.region.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius).union($1) })
             gl.disable(GLenum(GL_BLEND))
             let p = try program("mode_shadow.frag", taps: s.radius, edges: first.reference != nil)
             gl.useProgram(p.id)
             setCanvas(p, canvas, first)
             setWeight(p, first)
             setOffset(p, "uPassOffset", t, first)
-            p.set(gl, "uSigma", s.blur)
+            p.set(gl, "uTapWeights", array: ModeShaderConstants.tapWeights(sigma: s.blur, radius: s.radius))
             p.setSampler(gl, "uLayer", unit: 0)
             p.setSampler(gl, "uBefore", unit: 1)
             gl.bindTextureUnits([l.texture, c.texture])
             // What the last pass reads of it: the exact pixels moved back by the offset, ±R down.
-            drawBoxes(t, zip(group, written).map { pass, w in
+            let drawn = zip(group, written).map { pass, w in
                 pass.exact.map { w.intersection($0.shifted(-s.dx, -s.dy).grown(x: 0, y: s.radius)) } ?? w
-            })
+            }
+            drawBoxes(t, drawn)
+            shadowInk = drawn.map { rect(t, $0) }.filter { !$0.isEmpty }
             shadowTarget = t
         }
 
@@ -156,7 +202,7 @@ final class ModePasses {
         setOffset(p, "uPassOffset", st, first)
         if let s = mode.shadow {
             p.set(gl, "uShadowRadius", Float(s.radius))
-            p.set(gl, "uSigma", s.blur)
+            p.set(gl, "uTapWeights", array: ModeShaderConstants.tapWeights(sigma: s.blur, radius: s.radius))
             p.set(gl, "uShadowOffset", Float(s.dx), Float(-s.dy))
             p.set(gl, "uShadowColor", s.color.red, s.color.green, s.color.blue, s.color.alpha)
         } else {
@@ -164,8 +210,22 @@ final class ModePasses {
         }
         for (unit, name) in ["uBefore", "uLayer", "uBlurred", "uShadow"].enumerated() { p.setSampler(gl, name, unit: unit) }
         gl.bindTextureUnits([c.texture, l.texture, blurredTexture, st.texture])
-        drawBoxes(canvas, group.flatMap { pass in pass.cover.map { pass.needed($0) } })
+        drawBoxes(canvas, cover)
         try gl.checkError("drawing a stroke layer")
+    }
+
+    /// The blend factors (source, destination) that draw `pass` as L × k over the canvas
+    /// (premultiplied), where its mode is a blend alone: over, erase or screen, without an
+    /// effect, a shadow or "detect edges"; else nil, and the passes read the canvas.
+    static func blendFactors(_ pass: StrokeLayerPass) -> (source: GLenum, destination: GLenum)? {
+        let m = pass.mode
+        guard m.effect == nil, m.shadow == nil, pass.reference == nil, m.edgeTolerance == nil else { return nil }
+        switch m.blend {
+        case .over: return (GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        case .erase: return (GLenum(GL_ZERO), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        case .screen: return (GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_COLOR))
+        case .multiply: return nil
+        }
     }
 
     private func setCanvas(_ p: ShaderProgram, _ canvas: Framebuffer, _ pass: StrokeLayerPass) {
@@ -191,31 +251,6 @@ final class ModePasses {
         }
     }
 
-    /// Clears `boxes` of `target` (canvas pixels) to transparent, or more of it: the whole
-    /// target where the boxes' bounds are an eighth of it or more (a clear without a scissor
-    /// box is the driver's fast path), else their bounds or each box, whichever clears fewer
-    /// pixels (counting a clear's own cost as `ModePasses.perCall` pixels). Binds the target.
-    private func clear(_ target: Framebuffer, _ boxes: [PixelBox]) {
-        target.bind(gl)
-        let bounds = boxes.reduce(PixelBox.empty) { $0.union($1) }
-        if 8 * bounds.width * bounds.height >= target.targetWidth * target.targetHeight {
-            gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
-            return
-        }
-        for box in ModePasses.fewestPixels(boxes) {
-            scissor(target, box)
-            gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
-        }
-        gl.disable(GLenum(GL_SCISSOR_TEST))
-    }
-
-    /// Limits drawing on `target` to `box` (canvas pixels, rows top to bottom).
-    private func scissor(_ target: Framebuffer, _ box: PixelBox) {
-        gl.enable(GLenum(GL_SCISSOR_TEST))
-        let w = window(target, box)
-        gl.scissor(x: w.x, y: w.y, width: w.width, height: w.height)
-    }
-
     /// `box` (canvas pixels, rows top to bottom) as `target`'s window pixels (GL: y up),
     /// clipped to the target: a tile's target holds only its part of the canvas.
     private func window(_ target: Framebuffer, _ box: PixelBox) -> (x: Int, y: Int, width: Int, height: Int) {
@@ -226,18 +261,28 @@ final class ModePasses {
         return (x0, target.targetHeight - bottom, x1 - x0, bottom - top)
     }
 
+    /// `window(target, box)` as a box of window pixels (x0, y0 its lower left corner).
+    private func rect(_ target: Framebuffer, _ box: PixelBox) -> PixelBox {
+        let w = window(target, box)
+        return PixelBox(x0: w.x, y0: w.y, x1: w.x + w.width, y1: w.y + w.height)
+    }
+
     /// Draws the program in use over `boxes` (canvas pixels, rows top to bottom) of
     /// `target`, clipped to it, in one draw: two triangles a box, their corners on pixel
     /// edges, so a box's pixels are drawn whole and nothing else is. Boxes may overlap: a
     /// pass writes a pixel the same wherever it is drawn from.
     private func drawBoxes(_ target: Framebuffer, _ boxes: [PixelBox]) {
+        drawRects(target, boxes.map { rect(target, $0) })
+    }
+
+    /// Draws the program in use over `rects`, boxes of `target`'s window pixels (within it),
+    /// in one draw.
+    private func drawRects(_ target: Framebuffer, _ rects: [PixelBox]) {
         corners.removeAll(keepingCapacity: true)
         let (w, h) = (Float(target.viewWidth), Float(target.viewHeight))  // the viewport: a power of two
-        for box in boxes {
-            let b = window(target, box)
-            guard b.width > 0, b.height > 0 else { continue }
-            let x0 = Float(b.x) / w * 2 - 1, x1 = Float(b.x + b.width) / w * 2 - 1
-            let y0 = Float(b.y) / h * 2 - 1, y1 = Float(b.y + b.height) / h * 2 - 1
+        for b in rects where !b.isEmpty {
+            let x0 = Float(b.x0) / w * 2 - 1, x1 = Float(b.x1) / w * 2 - 1
+            let y0 = Float(b.y0) / h * 2 - 1, y1 = Float(b.y1) / h * 2 - 1
             corners += [x0, y0, x1, y0, x0, y1, x0, y1, x1, y0, x1, y1]
         }
         guard !corners.isEmpty else { return }
@@ -247,7 +292,7 @@ final class ModePasses {
         gl.drawTriangles(first: 0, count: corners.count / 2)
     }
 
-    /// What a copy or a clear costs on its own, in pixels copied or cleared.
+    /// What a copy costs on its own, in pixels copied.
     static let perCall = 16_384
 
     /// `boxes` each alone, or their bounds at once where that costs less, counting each

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The numbers and constants the brush-mode shaders are compiled with, given here once: the
 /// shaders read them as `#define`s (`MODE_OVER`, …, `BLUR_RADIUS`, `BLUR_SIGMA`), never by
 /// repeating them or by the order of an enum.
@@ -30,4 +32,14 @@ enum ModeShaderConstants {
         StrokeMode.Blend.allCases.map { "MODE_\($0.rawValue.uppercased()) \(number($0)).0" }
         + StrokeMode.Effect.allCases.map { "MODE_\($0.rawValue.uppercased()) \(number($0)).0" }
         + ["BLUR_RADIUS \(StrokeMode.blurRadius)", "BLUR_SIGMA \(StrokeMode.blurSigma)"]
+
+    /// The shadow blur's weights for taps 0…R (tap −k weighs as tap k): exp(−k² / 2σ²),
+    /// normalised over all 2R + 1 taps (all alike for σ 0), worked out once here rather than
+    /// at every tap of every pixel.
+    static func tapWeights(sigma: Float, radius: Int) -> [Float] {
+        let s = Double(sigma)
+        let raw = (0...max(0, radius)).map { k in s > 0 ? Foundation.exp(-Double(k * k) / (2 * s * s)) : 1 }
+        let total = raw.enumerated().reduce(0) { $0 + ($1.offset == 0 ? $1.element : 2 * $1.element) }
+        return raw.map { Float($0 / total) }
+    }
 }

@@ -98,6 +98,14 @@ final class ShaderProgram {
         values[loc] = v
     }
 
+    /// Sets a uniform array of floats, unless it already holds those values.
+    func set(_ gl: GL, _ name: String, array v: [Float]) {
+        let loc = uniform(gl, name)
+        if values[loc] == v { gl.skipped(); return }
+        gl.uniform1fv(loc, v)
+        values[loc] = v
+    }
+
     /// Sets a sampler uniform to a texture unit, unless it already is.
     func setSampler(_ gl: GL, _ name: String, unit: Int) {
         let loc = uniform(gl, name)

@@ -121,25 +121,41 @@ struct PassReaches: Sendable, Equatable {
 /// A run of stroke layers (no plain entry and no "detect edges" stroke between them) as the
 /// groups that share their passes (`ModePasses.draw`), in the order they are drawn.
 ///
-/// Layers whose zones share no cell (`StrokeLayerPass.zone`) give the same pixels in either
+/// Layers whose zones do not meet (`StrokeLayerPass.zone`) give the same pixels in either
 /// order, so a layer joins the first group of its mode that comes after every group holding
 /// an earlier layer it meets. Each layer then still follows every earlier layer it meets, and
 /// no two layers of a group meet: the frame comes out bit for bit as drawn layer by layer,
 /// with far fewer passes when strokes lie apart.
 enum LayerGroups {
+    /// Layers kept apart in a cell before they are taken as one (the latest group, their
+    /// bounds): a place drawn over again and again costs no more than this a layer.
+    static let keptInACell = 8
+
     /// The groups of layers with `modes` and `zones`, as indices, in drawing order.
-    static func schedule(_ zones: [[Int]], modes: [StrokeMode]) -> [[Int]] {
+    static func schedule(_ zones: [LayerZone], modes: [StrokeMode]) -> [[Int]] {
         precondition(zones.count == modes.count)
         var groups: [(mode: StrokeMode, members: [Int])] = []
-        // The last group of a layer in each cell so far.
-        var latest: [Int: Int] = [:]
+        // The layers so far in each cell: their groups and their parts of it.
+        var placed: [Int: [(group: Int, part: PixelBox)]] = [:]
         for (m, zone) in zones.enumerated() {
-            let lowest = zone.reduce(0) { max($0, latest[$1].map { $0 + 1 } ?? 0) }
+            var lowest = 0
+            for (cell, part) in zip(zone.cells, zone.parts) {
+                for p in placed[cell] ?? [] where p.group >= lowest && !p.part.intersection(part).isEmpty {
+                    lowest = p.group + 1
+                }
+            }
             var chosen = groups.count
             if lowest < groups.count, let j = groups[lowest...].firstIndex(where: { $0.mode == modes[m] }) { chosen = j }
             if chosen == groups.count { groups.append((modes[m], [])) }
             groups[chosen].members.append(m)
-            for c in zone { latest[c] = max(latest[c] ?? 0, chosen) }
+            for (cell, part) in zip(zone.cells, zone.parts) {
+                var here = placed[cell] ?? []
+                here.append((chosen, part))
+                if here.count > keptInACell {
+                    here = [(here.map(\.group).max()!, here.reduce(PixelBox.empty) { $0.union($1.part) })]
+                }
+                placed[cell] = here
+            }
         }
         return groups.map(\.members)
     }

@@ -16,7 +16,7 @@ extension Renderer {
         let planner = planner(canvas, settings, ageOffset)
         // Stroke layers not drawn yet: a run that no plain entry or edges stroke breaks.
         var pending: [(batch: Int, pass: StrokeLayerPass)] = []
-        var zones: [[Int]] = []
+        var zones: [LayerZone] = []
         func drawLayers(_ members: [(batch: Int, pass: StrokeLayerPass)]) throws {
             let owned = keepsLayerTargets && exact == nil ? members.compactMap { owners?[$0.batch] ?? nil } : []
             let counts = members.map { batches[$0.batch].stamps.count }

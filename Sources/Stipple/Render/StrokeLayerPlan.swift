@@ -54,6 +54,9 @@ struct StrokeLayerPass {
     var mode: StrokeMode
     /// The live stamps' squares, clipped to the canvas: where L can be non-zero.
     var stamps: PixelBox
+    /// The live stamps' squares, not clipped: every pixel a target drawn with them may hold
+    /// ink at, the guard band's included.
+    var inked: PixelBox
     /// Everything the pass may change: the stamps' box, and the shadow's box.
     var region: PixelBox
     /// The cells of 16 pixels within `region` that hold a live stamp's square or its
@@ -101,6 +104,7 @@ struct StrokeLayerPass {
         let covered = box.clipped(width: width, height: height)
         guard !covered.isEmpty else { return nil }
         self.stamps = covered
+        inked = box
         var region = covered
         if let s = mode.shadow {
             let cast = covered.shifted(s.dx, s.dy).grown(x: s.radius, y: s.radius).clipped(width: width, height: height)
@@ -118,30 +122,43 @@ struct StrokeLayerPass {
     }
 }
 
-/// The cells of 16 pixels that boxes touch, within bounds (a stamp may be huge or far off).
+/// The cells of 16 pixels that boxes touch, within bounds (a stamp may be huge or far off),
+/// and in each cell the bounds of what was marked there.
 struct PixelCells {
     static let shift = 4
-    private(set) var keys = Set<Int>()
+    /// Each cell touched, as `cy << 32 | cx`, and the bounds of the boxes' parts in it.
+    private(set) var marked: [Int: PixelBox] = [:]
     private let bounds: PixelBox
 
     init(within bounds: PixelBox) { self.bounds = bounds }
 
+    static func key(_ cx: Int, _ cy: Int) -> Int { cy << 32 | (cx & 0xFFFF_FFFF) }
+
+    /// The cell `key` names, as a box.
+    static func cell(_ key: Int) -> PixelBox {
+        let side = 1 << shift
+        let cy = key >> 32, cx = Int(Int32(truncatingIfNeeded: key))
+        return PixelBox(x0: cx * side, y0: cy * side, x1: cx * side + side, y1: cy * side + side)
+    }
+
     mutating func mark(_ box: PixelBox) {
         let b = box.intersection(bounds)
         guard !b.isEmpty else { return }
-        let z = PixelCells.shift
+        let z = PixelCells.shift, side = 1 << z
         for cy in b.y0 >> z...(b.y1 - 1) >> z {
-            for cx in b.x0 >> z...(b.x1 - 1) >> z { keys.insert(cy << 32 | (cx & 0xFFFF_FFFF)) }
+            let y0 = max(b.y0, cy << z), y1 = min(b.y1, (cy << z) + side)
+            for cx in b.x0 >> z...(b.x1 - 1) >> z {
+                let part = PixelBox(x0: max(b.x0, cx << z), y0: y0, x1: min(b.x1, (cx << z) + side), y1: y1)
+                marked[PixelCells.key(cx, cy), default: part] = marked[PixelCells.key(cx, cy)].map { $0.union(part) } ?? part
+            }
         }
     }
 
     /// The cells as boxes, each row's runs of neighbouring cells as one, cut to `clip`.
     func boxes(clippedTo clip: PixelBox) -> [PixelBox] {
-        let side = 1 << PixelCells.shift
         var out: [PixelBox] = []
-        for key in keys.sorted() {
-            let cy = key >> 32, cx = Int(Int32(truncatingIfNeeded: key))
-            let cell = PixelBox(x0: cx * side, y0: cy * side, x1: cx * side + side, y1: cy * side + side)
+        for key in marked.keys.sorted() {
+            let cell = PixelCells.cell(key)
             if let last = out.last, last.y0 == cell.y0, last.x1 == cell.x0 {
                 out[out.count - 1].x1 = cell.x1
             } else {
@@ -152,17 +169,50 @@ struct PixelCells {
     }
 }
 
+/// Where a stroke layer changes pixels or reads them (`StrokeLayerPass.zone`): cells of 16
+/// pixels, and in each the bounds of the layer's part of it. Two layers meet when their
+/// parts of a cell they share overlap; cells alone tell quickly which pairs to look at.
+struct LayerZone: Equatable {
+    /// The cells (`PixelCells.key`), sorted, each once.
+    var cells: [Int]
+    /// For each cell, the bounds of the zone within it.
+    var parts: [PixelBox]
+
+    /// A zone of whole cells.
+    init(cells: [Int]) {
+        self.cells = cells.sorted()
+        parts = self.cells.map(PixelCells.cell)
+    }
+
+    init(_ marked: PixelCells) {
+        cells = marked.marked.keys.sorted()
+        parts = cells.map { marked.marked[$0]! }
+    }
+
+    /// Whether the two zones overlap anywhere.
+    func meets(_ other: LayerZone) -> Bool {
+        var (i, j) = (0, 0)
+        while i < cells.count, j < other.cells.count {
+            if cells[i] < other.cells[j] { i += 1 } else if cells[i] > other.cells[j] { j += 1 } else {
+                if !parts[i].intersection(other.parts[j]).isEmpty { return true }
+                i += 1; j += 1
+            }
+        }
+        return false
+    }
+}
+
 extension StrokeLayerPass {
     /// Where the layer's passes can change a pixel, and the pixels around those that they
-    /// read, as cells of 16 pixels (sorted, each once). A layer changes pixels only under its
+    /// read (`LayerZone`). A layer changes pixels only under its
     /// live stamps' squares and within R of their shadow's cast (a weight of zero changes
     /// nothing); a changed pixel reads the canvas before the layer up to the soften/sharpen
     /// blur's radius around it, and reads L only where the layer's own stamps or shadow would
     /// change it. So the zone is those squares and casts (R past the cast stamps) grown by the
-    /// blur's radius and a pixel: two layers whose zones share no cell neither read nor change what the other
-    /// changes, and may share their passes (`LayerGroups`).
+    /// blur's radius and a pixel: two layers whose zones do not meet neither read nor change
+    /// what the other changes, and may share their passes (`LayerGroups`).
     static func zone(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float,
-                     effects: AgeEffects, width: Int, height: Int) -> [Int] {
+                     effects: AgeEffects, width: Int, height: Int) -> LayerZone {
         let blurs = mode.effect == .soften || mode.effect == .sharpen
         let margin = (blurs ? StrokeMode.blurRadius : 0) + 1
         // Nothing past the canvas is changed, and a layer reads no further than its margin past it.
@@ -170,7 +220,7 @@ extension StrokeLayerPass {
         let canvas = PixelBox(x0: 0, y0: 0, x1: width, y1: height).grown(x: 2 * reach, y: 2 * reach)
         var cells = PixelCells(within: canvas)
         markSquares(mode: mode, stamps: stamps, ageOffset: ageOffset, effects: effects, grown: margin, into: &cells)
-        return cells.keys.sorted()
+        return LayerZone(cells)
     }
 
     /// Marks every live stamp's square, and with a shadow its cast grown by R, each grown
@@ -179,15 +229,23 @@ extension StrokeLayerPass {
                             effects: AgeEffects, grown: Int, into cells: inout PixelCells) {
         let z = PixelCells.shift
         let (dx, dy, r) = mode.shadow.map { ($0.dx, $0.dy, $0.radius) } ?? (0, 0, 0)
-        var last: PixelBox?
-        for p in stamps where effects.isLive(age: p.age + ageOffset) {
-            guard let b = effects.pixelBox(of: p, age: p.age + ageOffset) else { continue }
-            // Neighbouring stamps mostly fall in the same cells.
-            let key = PixelBox(x0: b.x0 >> z, y0: b.y0 >> z, x1: (b.x1 - 1) >> z, y1: (b.y1 - 1) >> z)
-            if key == last { continue }
-            last = key
+        func mark(_ b: PixelBox) {
             cells.mark(b.grown(x: grown, y: grown))
             if mode.shadow != nil { cells.mark(b.shifted(dx, dy).grown(x: r + grown, y: r + grown)) }
         }
+        // Neighbouring stamps mostly fall in the same cells: a run of them is marked once, as
+        // its bounds (no smaller than their parts in each cell).
+        var run: (key: PixelBox, bounds: PixelBox)?
+        for p in stamps where effects.isLive(age: p.age + ageOffset) {
+            guard let b = effects.pixelBox(of: p, age: p.age + ageOffset) else { continue }
+            let key = PixelBox(x0: b.x0 >> z, y0: b.y0 >> z, x1: (b.x1 - 1) >> z, y1: (b.y1 - 1) >> z)
+            if let r = run, r.key == key {
+                run!.bounds = r.bounds.union(b)
+                continue
+            }
+            if let r = run { mark(r.bounds) }
+            run = (key, b)
+        }
+        if let r = run { mark(r.bounds) }
     }
 }

@@ -16,7 +16,7 @@ final class LayerGroupsTests: XCTestCase {
 
     // MARK: the schedule
 
-    private func zone(_ cells: Int...) -> [Int] { cells }
+    private func zone(_ cells: Int...) -> LayerZone { LayerZone(cells: cells) }
 
     func testLayersApartShareAGroup() {
         let over = StrokeMode()
@@ -43,20 +43,24 @@ final class LayerGroupsTests: XCTestCase {
                        [[0], [1, 2], [3]])
     }
 
-    func testZonesOfStrokesApartShareNoCell() {
+    func testZonesOfStrokesApartDoNotMeet() {
         var shadow = StrokeMode(); shadow.shadow = StrokeMode.Shadow()
         func stamps(_ x: Float, _ y: Float) -> [SketchPoint] {
             (0..<10).map { SketchPoint(x: x + Float($0) * 2, y: y, radius: 4, color: Color(red: 1, green: 0, blue: 0)) }
         }
-        func zone(_ s: [SketchPoint], _ mode: StrokeMode) -> Set<Int> {
-            Set(s.withUnsafeBufferPointer { StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: 0, effects: AgeEffects(), width: 400, height: 400) })
+        func zone(_ s: [SketchPoint], _ mode: StrokeMode) -> LayerZone {
+            s.withUnsafeBufferPointer { StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: 0, effects: AgeEffects(), width: 400, height: 400) }
         }
-        XCTAssertTrue(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 200), StrokeMode())))
-        XCTAssertFalse(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 20), StrokeMode())))
-        XCTAssertTrue(zone(stamps(10, 10), StrokeMode()).isDisjoint(with: zone(stamps(10, 40), StrokeMode())))
+        XCTAssertFalse(zone(stamps(10, 10), StrokeMode()).meets(zone(stamps(10, 200), StrokeMode())))
+        XCTAssertTrue(zone(stamps(10, 10), StrokeMode()).meets(zone(stamps(10, 20), StrokeMode())))
+        XCTAssertFalse(zone(stamps(10, 10), StrokeMode()).meets(zone(stamps(10, 40), StrokeMode())))
+        // Sharing cells: 12 px apart their squares, a pixel of rounding and one of margin each way, part; 11 px apart they meet.
+        XCTAssertFalse(zone(stamps(10, 10), StrokeMode()).meets(zone(stamps(10, 22), StrokeMode())))
+        XCTAssertTrue(zone(stamps(10, 10), StrokeMode()).meets(zone(stamps(10, 21), StrokeMode())))
         // A shadow's cast and blur reach further.
-        XCTAssertFalse(zone(stamps(10, 10), shadow).isDisjoint(with: zone(stamps(10, 40), shadow)))
-        XCTAssertTrue(zone(stamps(10, 10), shadow).isDisjoint(with: zone(stamps(10, 90), shadow)))
+        XCTAssertFalse(zone(stamps(10, 10), StrokeMode()).meets(zone(stamps(10, 35), StrokeMode())))
+        XCTAssertTrue(zone(stamps(10, 10), shadow).meets(zone(stamps(10, 35), shadow)))
+        XCTAssertFalse(zone(stamps(10, 10), shadow).meets(zone(stamps(10, 90), shadow)))
     }
 
     // MARK: frames
@@ -92,7 +96,7 @@ final class LayerGroupsTests: XCTestCase {
     private func groups(_ scene: Scene, frame: Int) -> (groups: Int, layers: Int) {
         let batches = scene.batches(atFrame: frame)
         var groups = 0, layers = 0
-        var zones: [[Int]] = [], modes: [StrokeMode] = []
+        var zones: [LayerZone] = [], modes: [StrokeMode] = []
         func flush() {
             groups += LayerGroups.schedule(zones, modes: modes).count
             (zones, modes) = ([], [])

@@ -1,0 +1,20 @@
+#version 100
+// A stroke layer whose blend the driver's blending can do (over, erase, screen: no effect,
+// no shadow, no edges): the stroke's weight L * k, drawn over the region the stroke can
+// touch with the blend's factors, so nothing reads the canvas here.
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float;
+#else
+precision mediump float;
+#endif
+
+uniform sampler2D uLayer;    // L: the stroke's stamps over transparent, premultiplied
+uniform vec2 uTexSize;
+uniform vec2 uOffset;        // window pixel minus canvas pixel (GL axes): the band, less a tile's origin
+uniform float uOpacity;      // strokeOpacity k
+
+void main() {
+    // gl_FragCoord at the default (high) precision: exact past window pixel 1024.
+    vec2 frag = gl_FragCoord.xy;
+    gl_FragColor = texture2D(uLayer, (floor(frag) + 0.5) / uTexSize) * uOpacity;
+}
