@@ -15,6 +15,8 @@ uniform sampler2D uShadow;   // shadow: the weight blurred along x (its own targ
 uniform vec2 uCanvasSize;
 uniform vec2 uTexSize;
 uniform vec2 uOffset;        // window pixel minus canvas pixel (GL axes): the band, less a tile's origin
+uniform vec2 uLayerTexSize; // L's texture (a slot of several, or a target of its own)
+uniform vec2 uLayerOffset;  // window pixel of L minus canvas pixel (GL axes)
 uniform vec2 uPassTexSize;
 uniform vec2 uPassOffset;    // the same for the shadow's target
 uniform float uMode;         // MODE_OVER, MODE_ERASE, …, MODE_SHARPEN: defined at compile
@@ -91,7 +93,7 @@ void main() {
         vec4 diff = abs(floor(d * 255.0 + 0.5) - uReference);
         w = max(max(diff.r, diff.g), max(diff.b, diff.a)) <= uTolerance ? 1.0 : 0.0;
     }
-    vec4 s = fetch(uLayer, g) * (uOpacity * w);
+    vec4 s = texture2D(uLayer, (g + uLayerOffset + 0.5) / uLayerTexSize) * (uOpacity * w);
 #if HAS_SHADOW
     float sa = shadowWeight(g) * uShadowColor.a;
     d = vec4(uShadowColor.rgb * sa, sa) + d * (1.0 - sa);

@@ -9,12 +9,14 @@ precision mediump float;
 #endif
 
 uniform sampler2D uLayer;    // L: the stroke's stamps over transparent, premultiplied
-uniform vec2 uTexSize;
-uniform vec2 uOffset;        // window pixel minus canvas pixel (GL axes): the band, less a tile's origin
+uniform vec2 uLayerTexSize;  // L's texture (a slot of several, or a target of its own)
+uniform vec2 uLayerOffset;   // window pixel of L minus canvas pixel (GL axes)
+uniform vec2 uOffset;        // the canvas's window pixel minus canvas pixel: the band, less a tile's origin
 uniform float uOpacity;      // strokeOpacity k
 
 void main() {
     // gl_FragCoord at the default (high) precision: exact past window pixel 1024.
     vec2 frag = gl_FragCoord.xy;
-    gl_FragColor = texture2D(uLayer, (floor(frag) + 0.5) / uTexSize) * uOpacity;
+    vec2 g = floor(frag) - uOffset;
+    gl_FragColor = texture2D(uLayer, (g + uLayerOffset + 0.5) / uLayerTexSize) * uOpacity;
 }

@@ -9,12 +9,14 @@ precision highp float;
 precision mediump float;
 #endif
 
-uniform sampler2D uLayer;    // the stroke layer L (canvas size and band)
+uniform sampler2D uLayer;    // the stroke layer L
 uniform sampler2D uBefore;   // the canvas before this stroke, for the edge weight
 uniform vec2 uCanvasSize;
-uniform vec2 uTexSize;       // L's and the canvas's texture
-uniform vec2 uOffset;        // their window pixel minus canvas pixel (GL axes)
+uniform vec2 uTexSize;       // the canvas's texture
+uniform vec2 uOffset;        // its window pixel minus canvas pixel (GL axes)
 uniform vec2 uPassOffset;    // the same for this target
+uniform vec2 uLayerTexSize;  // L's texture (a slot of several, or a target of its own)
+uniform vec2 uLayerOffset;   // window pixel of L minus canvas pixel (GL axes)
 // R, the taps on each side, is compiled in (a loop of constant length: a driver that runs
 // every iteration of a loop with a varying bound pays for the longest one).
 #ifndef SHADOW_TAPS
@@ -32,13 +34,12 @@ uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
 
 float weightAt(vec2 q) {
     if (q.x < 0.0 || q.y < 0.0 || q.x >= uCanvasSize.x || q.y >= uCanvasSize.y) return 0.0;
-    vec2 uv = (q + uOffset + 0.5) / uTexSize;
     float w = 1.0;
 #if EDGES
-    vec4 d = abs(floor(texture2D(uBefore, uv) * 255.0 + 0.5) - uReference);
+    vec4 d = abs(floor(texture2D(uBefore, (q + uOffset + 0.5) / uTexSize) * 255.0 + 0.5) - uReference);
     w = max(max(d.r, d.g), max(d.b, d.a)) <= uTolerance ? 1.0 : 0.0;
 #endif
-    return texture2D(uLayer, uv).a * uOpacity * w;
+    return texture2D(uLayer, (q + uLayerOffset + 0.5) / uLayerTexSize).a * uOpacity * w;
 }
 
 void main() {

@@ -9,6 +9,17 @@ extension GLDevice {
         try modes.draw(group, stamps: stamps, drawer: drawer, onto: target, kept: kept)
     }
 
+    /// Draws the stamps of a group of stroke layers (`stamps`, planned alone) into `slot` of
+    /// the layer atlas, prepared for targets like `target` (`ModePasses.atlas`).
+    func drawLayer(_ group: [StrokeLayerPass], stamps: FramePlan, slot: Int, like target: Framebuffer) throws {
+        try modes.drawLayer(group, stamps: stamps, drawer: drawer, slot: slot, like: target)
+    }
+
+    /// Draws a group of stroke layers, whose stamps `drawLayer` drew into `slot`, onto `target`.
+    func composeStrokeLayers(_ group: [StrokeLayerPass], slot: Int, onto target: Framebuffer) throws {
+        try modes.compose(group, slot: slot, onto: target)
+    }
+
     /// One pixel of a target's canvas (rows top to bottom), premultiplied 8-bit RGBA.
     func readPixel(_ target: Framebuffer, x: Int, y: Int) throws -> [UInt8] {
         target.bind(gl)

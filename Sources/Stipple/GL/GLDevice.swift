@@ -10,7 +10,7 @@ final class GLDevice {
     /// The brush modes' targets and programs, made on the first stroke layer.
     var modes: ModePasses {
         if let m = madeModes { return m }
-        let m = ModePasses(gl: gl)
+        let m = ModePasses(gl: gl, maxTextureSize: Int(gl.getInteger(GLenum(GL_MAX_TEXTURE_SIZE))[0]))
         madeModes = m
         return m
     }

@@ -1,42 +1,49 @@
 import CStipple
 
-/// Runs stroke layers on the GPU (docs/brush-modes.md): draws a stroke's stamps into the
-/// layer target L, keeps a copy of the canvas before the stroke, blurs what the mode needs
-/// (separable passes), then draws the result over the region the stroke can touch. Every
-/// pass draws only the boxes it must compute (`drawBoxes`), several layers' in one draw.
+/// Runs stroke layers on the GPU (docs/brush-modes.md): draws a stroke's stamps into its
+/// layer target L (a slot of the atlas, `drawLayer`), then (`compose`) keeps a copy of the
+/// canvas before the stroke, blurs what the mode needs (separable passes) and draws the
+/// result over the region the stroke can touch — or, for a blend the GPU's blending can do,
+/// draws L there blended, with no copy. Every pass draws only the boxes it must compute
+/// (`drawBoxes`), several layers' in one draw.
 final class ModePasses {
-    private let gl: GL
-    private var layer: Framebuffer?
+    let gl: GL
+    /// The groups' layer targets L, drawn before the groups meet the canvas.
+    let atlas: LayerAtlas
     private var before: Framebuffer?
     private var blurred: Framebuffer?
     private var shadow: Framebuffer?
-    /// Where L and the shadow's target may not be transparent: the window rectangles drawn
-    /// into since each was last made transparent; nil when not known (a new target). Making
-    /// one transparent again then draws over those rectangles alone, not the whole target:
-    /// a group of small strokes costs its strokes' pixels, not a clear of the canvas.
-    private var layerInk: [PixelBox]?
+    /// Where the shadow's target may not be transparent: the window rectangles drawn into
+    /// since it was last made transparent; nil when not known (a new target). Making it
+    /// transparent again then draws over those rectangles alone, not the whole target: a
+    /// group of small strokes costs its strokes' pixels, not a clear of the canvas (so do
+    /// the atlas's slots).
     private var shadowInk: [PixelBox]?
     private var programs: [String: ShaderProgram] = [:]
     /// Layer targets kept from frame to frame for groups whose stamps only grow.
     let keptLayers: KeptLayers
-    /// The boxes' triangles (`drawBoxes`), and their buffer.
-    private let quad: VertexBuffer
-    private var corners: [Float] = []
+    /// The boxes' triangles (`drawBoxes`, ModePasses+Boxes.swift), and their buffer.
+    let quad: VertexBuffer
+    var corners: [Float] = []
 
-    init(gl: GL) {
+    init(gl: GL, maxTextureSize: Int) {
         self.gl = gl
+        atlas = LayerAtlas(gl: gl, maxTextureSize: maxTextureSize)
         quad = VertexBuffer(gl: gl)
         keptLayers = KeptLayers(gl: gl)
     }
 
     /// Frees the targets (kept while frames of one size follow each other); the next stroke
     /// layer makes them again.
-    var heldTargets: Int { [layer, before, blurred, shadow].compactMap { $0 }.count + keptLayers.count }
+    var heldTargets: Int {
+        [before, blurred, shadow].compactMap { $0 }.count + (atlas.isAllocated ? 1 : 0) + keptLayers.count
+    }
 
     func releaseTargets() {
-        for slot in [layer, before, blurred, shadow] { slot?.delete(gl) }
-        (layer, before, blurred, shadow) = (nil, nil, nil, nil)
-        (layerInk, shadowInk) = (nil, nil)
+        for slot in [before, blurred, shadow] { slot?.delete(gl) }
+        (before, blurred, shadow) = (nil, nil, nil)
+        shadowInk = nil
+        atlas.release()
         keptLayers.releaseAll()
     }
 
@@ -91,40 +98,69 @@ final class ModePasses {
         return p
     }
 
-    /// Draws stroke layers onto `canvas` as one set of passes: `group` holds layers of one
-    /// mode whose zones share no cell (`StrokeLayerPass.zone`, `LayerGroups`), so each comes
-    /// out as if drawn alone, in any order; `stamps` is the plan of their stamps alone. Every
-    /// pass runs once for the group, all the layers' boxes in one draw: the driver switches
-    /// targets a few times for the group, not a few times for each layer.
-    /// With `kept`, L is that kept target, which holds the stamps drawn before: it is not
-    /// cleared, and `stamps` holds only those added since.
+    /// Draws one group of stroke layers alone: its stamps (`stamps`, planned alone) into the
+    /// atlas's first slot, or into the kept target `kept`, which holds the stamps drawn
+    /// before (`stamps` holds only those added since); then its passes.
     func draw(_ group: [StrokeLayerPass], stamps: FramePlan, drawer: FrameDrawer, onto canvas: Framebuffer,
               kept: KeptLayers.Layer? = nil) throws {
+        gl.disable(GLenum(GL_SCISSOR_TEST))
+        if let kept {
+            (kept.target.originX, kept.target.originY) = (canvas.originX, canvas.originY)
+            kept.target.bind(gl)
+            try drawer.draw(stamps, layers: [], into: kept.target)
+        } else {
+            _ = try atlas.prepare(groups: 1, like: canvas)
+            try drawLayer(group, stamps: stamps, drawer: drawer, slot: 0, like: canvas)
+        }
+        try compose(group, slot: 0, kept: kept, onto: canvas)
+    }
+
+    /// Draws the stamps of a group of stroke layers (`stamps`, planned alone) into `slot` of
+    /// the atlas (`LayerAtlas.prepare`), made transparent first. L must be transparent
+    /// wherever a pass reads it and no stamp lands: the shadow's first pass reads it out to
+    /// 2R past the stamps, and ink left there by an earlier stroke (another tile's, or this
+    /// frame's) would cast a shadow.
+    func drawLayer(_ group: [StrokeLayerPass], stamps: FramePlan, drawer: FrameDrawer, slot: Int,
+                   like canvas: Framebuffer) throws {
+        guard let (a, ink) = atlas.bind(slot, like: canvas) else { return }
+        let area = ink?.reduce(0) { $0 + $1.width * $1.height }
+        if area.map({ 4 * $0 >= canvas.targetWidth * canvas.targetHeight }) ?? true {
+            gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
+        } else if let ink, !ink.isEmpty {
+            gl.disable(GLenum(GL_BLEND))
+            gl.useProgram(try program("mode_transparent.frag").id)
+            drawRects(a, ink)
+        }
+        try drawer.draw(stamps, layers: [], into: a, scissored: true)
+        // Slot-relative: the canvas target's window pixels.
+        atlas.inked(slot, group.map { rect(canvas, $0.inked) }.filter { !$0.isEmpty })
+        gl.disable(GLenum(GL_SCISSOR_TEST))
+    }
+
+    /// Draws stroke layers onto `canvas` as one set of passes: `group` holds layers of one
+    /// mode whose zones do not meet (`StrokeLayerPass.zone`, `LayerGroups`), so each comes
+    /// out as if drawn alone, in any order. Their layer L is in `slot` of the atlas
+    /// (`drawLayer`), or the kept target `kept`, which holds every stamp so far. Every pass
+    /// runs once for the group, all the layers' boxes in one draw: the driver switches
+    /// targets a few times for the group, not a few times for each layer.
+    func compose(_ group: [StrokeLayerPass], slot: Int, kept: KeptLayers.Layer? = nil, onto canvas: Framebuffer) throws {
         guard let first = group.first else { return }
         let mode = first.mode
         // The passes draw and clear only what they must, each box in full: no scissor.
         gl.disable(GLenum(GL_SCISSOR_TEST))
         let band = canvas.guardBand
-        let c = try target(&before, like: canvas, band: band)
-        // L starts transparent (the shadow's first pass reads it out to 2R past the stamps:
-        // ink left there by an earlier stroke, another tile's or this frame's, would cast a
-        // shadow), unless it is a kept target holding the group's stamps so far.
-        let l: Framebuffer
-        if let kept {
-            l = kept.target
-            (l.originX, l.originY) = (canvas.originX, canvas.originY)
-            l.bind(gl)
-        } else {
-            l = try transparentTarget(&layer, ink: &layerInk, like: canvas, band: band)
-        }
-        try drawer.draw(stamps, layers: [], into: l)
-        if kept == nil { layerInk = group.map { rect(l, $0.inked) }.filter { !$0.isEmpty } }
+        let l = kept.map {
+            LayerSource(texture: $0.target.texture, textureWidth: $0.target.targetWidth,
+                        textureHeight: $0.target.targetHeight, offsetX: band - canvas.originX,
+                        offsetY: $0.target.targetHeight - first.canvasHeight - band + canvas.originY)
+        } ?? atlas.source(slot, like: canvas, canvasHeight: first.canvasHeight)
         let cover = group.flatMap { pass in pass.cover.map { pass.needed($0) } }
         if let factors = ModePasses.blendFactors(first) {
             canvas.bind(gl)
             let p = try program("mode_blend.frag")
             gl.useProgram(p.id)
-            p.set(gl, "uTexSize", Float(l.targetWidth), Float(l.targetHeight))
+            setCanvas(p, canvas, first)
+            setLayer(p, l)
             p.set(gl, "uOpacity", first.mode.strokeOpacity)
             p.setSampler(gl, "uLayer", unit: 0)
             gl.bindTextureUnits([l.texture])
@@ -134,6 +170,7 @@ final class ModePasses {
             try gl.checkError("drawing a stroke layer")
             return
         }
+        let c = try target(&before, like: canvas, band: band)
         // What the passes read of the canvas: only that is copied.
         let reads = group.map { $0.reads }
         canvas.bind(gl)
@@ -177,6 +214,7 @@ final class ModePasses {
             setCanvas(p, canvas, first)
             setWeight(p, first)
             setOffset(p, "uPassOffset", t, first)
+            setLayer(p, l)
             p.set(gl, "uTapWeights", array: ModeShaderConstants.tapWeights(sigma: s.blur, radius: s.radius))
             p.setSampler(gl, "uLayer", unit: 0)
             p.setSampler(gl, "uBefore", unit: 1)
@@ -196,6 +234,7 @@ final class ModePasses {
         gl.useProgram(p.id)
         setCanvas(p, canvas, first)
         setWeight(p, first)
+        setLayer(p, l)
         p.set(gl, "uMode", Float(ModeShaderConstants.number(mode)))
         let st = shadowTarget ?? c
         p.set(gl, "uPassTexSize", Float(st.targetWidth), Float(st.targetHeight))
@@ -228,6 +267,12 @@ final class ModePasses {
         }
     }
 
+    /// Where the program reads L.
+    private func setLayer(_ p: ShaderProgram, _ l: LayerSource) {
+        p.set(gl, "uLayerTexSize", Float(l.textureWidth), Float(l.textureHeight))
+        p.set(gl, "uLayerOffset", Float(l.offsetX), Float(l.offsetY))
+    }
+
     private func setCanvas(_ p: ShaderProgram, _ canvas: Framebuffer, _ pass: StrokeLayerPass) {
         p.set(gl, "uCanvasSize", Float(pass.canvasWidth), Float(pass.canvasHeight))
         p.set(gl, "uTexSize", Float(canvas.targetWidth), Float(canvas.targetHeight))
@@ -249,57 +294,5 @@ final class ModePasses {
         } else {
             p.set(gl, "uTolerance", -1)
         }
-    }
-
-    /// `box` (canvas pixels, rows top to bottom) as `target`'s window pixels (GL: y up),
-    /// clipped to the target: a tile's target holds only its part of the canvas.
-    private func window(_ target: Framebuffer, _ box: PixelBox) -> (x: Int, y: Int, width: Int, height: Int) {
-        let b = target.guardBand
-        let x0 = max(0, box.x0 - target.originX + b), x1 = min(target.targetWidth, box.x1 - target.originX + b)
-        let top = max(0, box.y0 - target.originY + b), bottom = min(target.targetHeight, box.y1 - target.originY + b)
-        guard x0 < x1, top < bottom else { return (0, 0, 0, 0) }
-        return (x0, target.targetHeight - bottom, x1 - x0, bottom - top)
-    }
-
-    /// `window(target, box)` as a box of window pixels (x0, y0 its lower left corner).
-    private func rect(_ target: Framebuffer, _ box: PixelBox) -> PixelBox {
-        let w = window(target, box)
-        return PixelBox(x0: w.x, y0: w.y, x1: w.x + w.width, y1: w.y + w.height)
-    }
-
-    /// Draws the program in use over `boxes` (canvas pixels, rows top to bottom) of
-    /// `target`, clipped to it, in one draw: two triangles a box, their corners on pixel
-    /// edges, so a box's pixels are drawn whole and nothing else is. Boxes may overlap: a
-    /// pass writes a pixel the same wherever it is drawn from.
-    private func drawBoxes(_ target: Framebuffer, _ boxes: [PixelBox]) {
-        drawRects(target, boxes.map { rect(target, $0) })
-    }
-
-    /// Draws the program in use over `rects`, boxes of `target`'s window pixels (within it),
-    /// in one draw.
-    private func drawRects(_ target: Framebuffer, _ rects: [PixelBox]) {
-        corners.removeAll(keepingCapacity: true)
-        let (w, h) = (Float(target.viewWidth), Float(target.viewHeight))  // the viewport: a power of two
-        for b in rects where !b.isEmpty {
-            let x0 = Float(b.x0) / w * 2 - 1, x1 = Float(b.x1) / w * 2 - 1
-            let y0 = Float(b.y0) / h * 2 - 1, y1 = Float(b.y1) / h * 2 - 1
-            corners += [x0, y0, x1, y0, x0, y1, x0, y1, x1, y0, x1, y1]
-        }
-        guard !corners.isEmpty else { return }
-        corners.withUnsafeBufferPointer { quad.upload(gl, $0, write: .orphan) }
-        gl.attributePointer(ShaderProgram.Attribute.position.rawValue, size: 2, stride: 8, offset: 0)
-        for a in ShaderProgram.Attribute.allCases where a != .position { gl.constantAttribute(a.rawValue) }
-        gl.drawTriangles(first: 0, count: corners.count / 2)
-    }
-
-    /// What a copy costs on its own, in pixels copied.
-    static let perCall = 16_384
-
-    /// `boxes` each alone, or their bounds at once where that costs less, counting each
-    /// call's own cost as `perCall` pixels.
-    static func fewestPixels(_ boxes: [PixelBox]) -> [PixelBox] {
-        let bounds = boxes.reduce(PixelBox.empty) { $0.union($1) }
-        let apart = boxes.reduce(0) { $0 + $1.width * $1.height + perCall }
-        return bounds.width * bounds.height + perCall <= apart ? [bounds] : boxes
     }
 }

@@ -17,8 +17,15 @@ extension Renderer {
         // Stroke layers not drawn yet: a run that no plain entry or edges stroke breaks.
         var pending: [(batch: Int, pass: StrokeLayerPass)] = []
         var zones: [LayerZone] = []
+        func owned(_ members: [(batch: Int, pass: StrokeLayerPass)]) -> [AnyObject] {
+            keepsLayerTargets && exact == nil ? members.compactMap { owners?[$0.batch] ?? nil } : []
+        }
+        func planAlone(_ members: [(batch: Int, pass: StrokeLayerPass)]) {
+            plan.reset(settings: settings, ageOffset: ageOffset)
+            planner.planImmediate(members.map { var plain = batches[$0.batch]; plain.mode = nil; return plain }, into: &plan)
+        }
         func drawLayers(_ members: [(batch: Int, pass: StrokeLayerPass)]) throws {
-            let owned = keepsLayerTargets && exact == nil ? members.compactMap { owners?[$0.batch] ?? nil } : []
+            let owned = owned(members)
             let counts = members.map { batches[$0.batch].stamps.count }
             if !owned.isEmpty, owned.count == members.count,
                let (kept, held) = try device.modes.keptLayers.take(owners: owned, counts: counts, settings: settings,
@@ -40,16 +47,43 @@ extension Renderer {
                 device.modes.keptLayers.keep(kept, owners: owned, counts: counts)
                 return
             }
-            plan.reset(settings: settings, ageOffset: ageOffset)
-            planner.planImmediate(members.map { var plain = batches[$0.batch]; plain.mode = nil; return plain }, into: &plan)
+            planAlone(members)
             try device.drawStrokeLayers(members.map(\.pass), stamps: plan, onto: target)
+        }
+        // Groups drawn in turn whose layer targets are not kept: their stamps go into the
+        // atlas's slots in one go, then each group meets the canvas.
+        func drawRun(_ run: [[(batch: Int, pass: StrokeLayerPass)]]) throws {
+            var start = 0
+            while start < run.count {
+                let slots = try device.modes.atlas.prepare(groups: run.count - start, like: target)
+                let chunk = run[start..<min(run.count, start + slots)]
+                for (slot, members) in chunk.enumerated() {
+                    planAlone(members)
+                    try device.drawLayer(members.map(\.pass), stamps: plan, slot: slot, like: target)
+                }
+                for (slot, members) in chunk.enumerated() {
+                    try device.composeStrokeLayers(members.map(\.pass), slot: slot, onto: target)
+                }
+                start += chunk.count
+            }
         }
         func drawPending() throws {
             guard !pending.isEmpty else { return }
             let groups = mergesLayers
                 ? LayerGroups.schedule(zones, modes: pending.map(\.pass.mode))
                 : pending.indices.map { [$0] }
-            for group in groups { try drawLayers(group.map { pending[$0] }) }
+            var run: [[(batch: Int, pass: StrokeLayerPass)]] = []
+            for group in groups {
+                let members = group.map { pending[$0] }
+                if owned(members).count == members.count {
+                    try drawRun(run)
+                    run.removeAll()
+                    try drawLayers(members)
+                } else {
+                    run.append(members)
+                }
+            }
+            try drawRun(run)
             pending.removeAll(keepingCapacity: true)
             zones.removeAll(keepingCapacity: true)
         }
