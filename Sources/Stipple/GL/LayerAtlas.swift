@@ -22,8 +22,8 @@ final class LayerAtlas {
     private var slotWidth = 0, slotHeight = 0, band = 0
     private(set) var slots = 0
     /// For each slot, the rectangles (slot-relative window pixels) drawn into since it was
-    /// last made transparent; nil when not known (a new target).
-    private var ink: [[PixelBox]?] = []
+    /// last made transparent.
+    private var ink: [[PixelBox]] = []
 
     /// Slots at most, and the bytes they may take together (at least one slot is made).
     static let maxSlots = 8
@@ -55,7 +55,9 @@ final class LayerAtlas {
         target = try Framebuffer(gl: gl, width: canvas.width, height: wanted * h - 2 * canvas.guardBand,
                                  guardBand: canvas.guardBand)
         (slotWidth, slotHeight, band, slots) = (w, h, canvas.guardBand, wanted)
-        ink = [[PixelBox]?](repeating: nil, count: wanted)
+        // A new texture holds anything: cleared whole, the driver's fast path, once.
+        target?.fill(gl, red: 0, green: 0, blue: 0, alpha: 0)
+        ink = [[PixelBox]](repeating: [], count: wanted)
         return wanted
     }
 
@@ -63,8 +65,8 @@ final class LayerAtlas {
     /// placed so that a canvas target like `canvas` drawn into it lands in the slot: its
     /// origin moved up by the slots above (the rows of a target run bottom to top, a
     /// canvas's top to bottom). Also returns the slot's ink, now taken: the caller makes
-    /// those rectangles (atlas window pixels) transparent, all of the slot when nil.
-    func bind(_ slot: Int, like canvas: Framebuffer) -> (target: Framebuffer, ink: [PixelBox]?)? {
+    /// those rectangles (atlas window pixels) transparent.
+    func bind(_ slot: Int, like canvas: Framebuffer) -> (target: Framebuffer, ink: [PixelBox])? {
         precondition(slot < slots && canvas.targetWidth == slotWidth && canvas.targetHeight == slotHeight, "a prepared slot")
         guard let target else { return nil }
         target.originX = canvas.originX
@@ -73,7 +75,7 @@ final class LayerAtlas {
         gl.enable(GLenum(GL_SCISSOR_TEST))
         gl.scissor(x: 0, y: slot * slotHeight, width: slotWidth, height: slotHeight)
         defer { ink[slot] = [] }
-        return (target, ink[slot].map { $0.map { $0.shifted(0, slot * slotHeight) } })
+        return (target, ink[slot].map { $0.shifted(0, slot * slotHeight) })
     }
 
     /// Records what was drawn into `slot` (slot-relative window pixels).

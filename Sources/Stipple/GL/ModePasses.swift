@@ -123,13 +123,11 @@ final class ModePasses {
     func drawLayer(_ group: [StrokeLayerPass], stamps: FramePlan, drawer: FrameDrawer, slot: Int,
                    like canvas: Framebuffer) throws {
         guard let (a, ink) = atlas.bind(slot, like: canvas) else { return }
-        let area = ink?.reduce(0) { $0 + $1.width * $1.height }
-        if area.map({ 4 * $0 >= canvas.targetWidth * canvas.targetHeight }) ?? true {
-            gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
-        } else if let ink, !ink.isEmpty {
+        // Drawn transparent, however much: a clear limited to the slot would be no cheaper.
+        if !ink.isEmpty {
             gl.disable(GLenum(GL_BLEND))
             gl.useProgram(try program("mode_transparent.frag").id)
-            drawRects(a, ink)
+            drawRects(a, ModePasses.fewestPixels(ink))
         }
         try drawer.draw(stamps, layers: [], into: a, scissored: true)
         // Slot-relative: the canvas target's window pixels.
