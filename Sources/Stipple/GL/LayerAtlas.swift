@@ -26,8 +26,8 @@ final class LayerAtlas {
     private var ink: [[PixelBox]] = []
 
     /// Slots at most, and the bytes they may take together (at least one slot is made).
-    static let maxSlots = 8
-    static let budget = 64 << 20
+    static let maxSlots = 4
+    static let budget = 32 << 20
 
     init(gl: GL, maxTextureSize: Int) {
         self.gl = gl
@@ -81,8 +81,6 @@ final class LayerAtlas {
     /// Records what was drawn into `slot` (slot-relative window pixels).
     func inked(_ slot: Int, _ rects: [PixelBox]) { ink[slot] = rects }
 
-    /// A slot's rows: window pixels rows·slotHeight…, of `slot`.
-    func rowsBelow(_ slot: Int) -> Int { slot * slotHeight }
 
     /// Where the passes read `slot` for a canvas target like `canvas` (of a canvas
     /// `canvasHeight` tall).
