@@ -6,6 +6,15 @@ struct LayerSource {
     let texture: GLuint
     let textureWidth: Int, textureHeight: Int
     let offsetX: Int, offsetY: Int
+
+    /// L in `texture` (`textureWidth` × `textureHeight`), holding a target like `canvas`
+    /// (of a canvas `canvasHeight` tall) from window row `row` up.
+    init(texture: GLuint, textureWidth: Int, textureHeight: Int, row: Int, like canvas: Framebuffer, canvasHeight: Int) {
+        self.texture = texture
+        (self.textureWidth, self.textureHeight) = (textureWidth, textureHeight)
+        offsetX = canvas.guardBand - canvas.originX
+        offsetY = row + canvas.targetHeight - canvasHeight - canvas.guardBand + canvas.originY
+    }
 }
 
 /// The layer targets L of groups of stroke layers drawn one after another, as slots of one
@@ -86,7 +95,6 @@ final class LayerAtlas {
     /// `canvasHeight` tall).
     func source(_ slot: Int, like canvas: Framebuffer, canvasHeight: Int) -> LayerSource {
         LayerSource(texture: target?.texture ?? 0, textureWidth: slotWidth, textureHeight: slots * slotHeight,
-                    offsetX: band - canvas.originX,
-                    offsetY: slot * slotHeight + slotHeight - canvasHeight - band + canvas.originY)
+                    row: slot * slotHeight, like: canvas, canvasHeight: canvasHeight)
     }
 }

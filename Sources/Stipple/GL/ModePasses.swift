@@ -149,15 +149,14 @@ final class ModePasses {
         let band = canvas.guardBand
         let l = kept.map {
             LayerSource(texture: $0.target.texture, textureWidth: $0.target.targetWidth,
-                        textureHeight: $0.target.targetHeight, offsetX: band - canvas.originX,
-                        offsetY: $0.target.targetHeight - first.canvasHeight - band + canvas.originY)
+                        textureHeight: $0.target.targetHeight, row: 0, like: canvas, canvasHeight: first.canvasHeight)
         } ?? atlas.source(slot, like: canvas, canvasHeight: first.canvasHeight)
         let cover = group.flatMap { pass in pass.cover.map { pass.needed($0) } }
         if let factors = ModePasses.blendFactors(first) {
             canvas.bind(gl)
             let p = try program("mode_blend.frag")
             gl.useProgram(p.id)
-            setCanvas(p, canvas, first)
+            setOffset(p, "uOffset", canvas, first)
             setLayer(p, l)
             p.set(gl, "uOpacity", first.mode.strokeOpacity)
             p.setSampler(gl, "uLayer", unit: 0)
@@ -199,6 +198,8 @@ final class ModePasses {
             blurredTexture = b.texture
         }
         var shadowTarget: Framebuffer?
+        // Both of the shadow's passes blur with these.
+        let tapWeights = mode.shadow.map { ModeShaderConstants.tapWeights(sigma: $0.blur, radius: $0.radius) } ?? []
         if let s = mode.shadow {
             // The blurred weight spills up to R past what the canvas target holds (its band, or a
             // tile's apron), and the final pass reads it there.
@@ -213,7 +214,7 @@ final class ModePasses {
             setWeight(p, first)
             setOffset(p, "uPassOffset", t, first)
             setLayer(p, l)
-            p.set(gl, "uTapWeights", array: ModeShaderConstants.tapWeights(sigma: s.blur, radius: s.radius))
+            p.set(gl, "uTapWeights", array: tapWeights)
             p.setSampler(gl, "uLayer", unit: 0)
             p.setSampler(gl, "uBefore", unit: 1)
             gl.bindTextureUnits([l.texture, c.texture])
@@ -239,7 +240,7 @@ final class ModePasses {
         setOffset(p, "uPassOffset", st, first)
         if let s = mode.shadow {
             p.set(gl, "uShadowRadius", Float(s.radius))
-            p.set(gl, "uTapWeights", array: ModeShaderConstants.tapWeights(sigma: s.blur, radius: s.radius))
+            p.set(gl, "uTapWeights", array: tapWeights)
             p.set(gl, "uShadowOffset", Float(s.dx), Float(-s.dy))
             p.set(gl, "uShadowColor", s.color.red, s.color.green, s.color.blue, s.color.alpha)
         } else {

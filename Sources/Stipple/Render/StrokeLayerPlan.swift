@@ -149,7 +149,8 @@ struct PixelCells {
             let y0 = max(b.y0, cy << z), y1 = min(b.y1, (cy << z) + side)
             for cx in b.x0 >> z...(b.x1 - 1) >> z {
                 let part = PixelBox(x0: max(b.x0, cx << z), y0: y0, x1: min(b.x1, (cx << z) + side), y1: y1)
-                marked[PixelCells.key(cx, cy), default: part] = marked[PixelCells.key(cx, cy)].map { $0.union(part) } ?? part
+                let key = PixelCells.key(cx, cy)
+                marked[key] = marked[key].map { $0.union(part) } ?? part
             }
         }
     }

@@ -11,9 +11,7 @@ final class InkAtlasTests: XCTestCase {
     /// cell, the only difference is float rounding of the cell's offset: at most 1 level.
     func testACellRendersAsTheDrawingAlone() async throws {
         let renderer = try InkAtlasTests.renderer.get()
-        let path = try InkFiles.real("quickdraw/simplified_snowflake.ndjson")
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let drawings = try QuickDrawReader.lines(bytes).map { try QuickDrawReader.drawing(bytes, line: $0, file: path) }
+        let drawings = try InkFiles.realDrawings("quickdraw/simplified_snowflake.ndjson")
         var options = InkOptions()
         options.brush = .softRound
         options.radius = 6  // wide strokes: right up to the pad between cells

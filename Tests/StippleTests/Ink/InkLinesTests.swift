@@ -102,9 +102,7 @@ final class InkLinesTests: XCTestCase {
     /// stamps cover: they differ only along the edges, where the line's edge is anti-aliased.
     func testLinesOnAPageAndAloneAndAgainstStamps() async throws {
         let renderer = try InkLinesTests.renderer.get()
-        let path = try InkFiles.real("quickdraw/simplified_snowflake.ndjson")
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let drawings = try QuickDrawReader.lines(bytes).map { try QuickDrawReader.drawing(bytes, line: $0, file: path) }
+        let drawings = try InkFiles.realDrawings("quickdraw/simplified_snowflake.ndjson")
         var options = InkOptions()
         options.radius = 4
         options.fit = .frame

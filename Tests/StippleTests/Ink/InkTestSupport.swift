@@ -19,6 +19,13 @@ enum InkFiles {
         return path
     }
 
+    /// Every drawing of a real Quick, Draw! file, or a skip.
+    static func realDrawings(_ name: String) throws -> [InkDrawing] {
+        let path = try real(name)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        return try QuickDrawReader.lines(bytes).map { try QuickDrawReader.drawing(bytes, line: $0, file: path) }
+    }
+
     static func inkML(_ text: String, file: String = "test.inkml") throws -> InkDrawing {
         try InkMLReader.parse(Array(text.utf8), file: file)
     }
