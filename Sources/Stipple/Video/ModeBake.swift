@@ -17,13 +17,24 @@ struct ModeBake {
     /// Every frame drawn and converted whole instead of only where its layers reach (the
     /// two give the same bytes).
     var wholeFrames = false
+    /// Frames whose layers all act pixel by pixel are composed on the CPU from each layer's
+    /// drawing (`PixelLayerCompositor`); off, every frame's passes run on the GPU. The two
+    /// agree within the 2 units of the modes' accuracy, not to the byte.
+    var composesOnCPU = true
     let kept = ModeBakeTarget()
+    let pixelLayers = PixelLayerCache()
+    let compositor = PixelLayerCompositor()
 
     /// Draws `layers` (the script's shown at clock frame `n`, then any live strokes) over
     /// `frame` (decoded planes), in place. A "detect edges" layer keeps the reference it
     /// reads the first time its first stamp is drawn: from the frame it is born on.
     func apply(frame n: Int, layers: [LayerID], to frame: inout Y4MFrame) async throws {
         let (w, h) = (frame.header.width, frame.header.height)
+        if composesOnCPU, let layers = try await renderer.pixelLayers(layers, frame: n, settings: settings, width: w,
+                                                                       height: h, cache: pixelLayers) {
+            compositor.apply(layers, to: &frame, conversion)
+            return
+        }
         let boxes = wholeFrames ? [PixelBox(x0: 0, y0: 0, x1: w, y1: h)]
             : try await renderer.modeBakeBoxes(layers, width: w, height: h, frame: n, effects: settings.effects)
         guard !boxes.isEmpty else { return }
@@ -37,7 +48,10 @@ struct ModeBake {
     }
 
     /// Frees the renderer's target once the bake is over.
-    func finish() async { await renderer.release(kept) }
+    func finish() async {
+        await renderer.release(kept)
+        await renderer.release(pixelLayers)
+    }
 
     /// Lays `drawn` (premultiplied, the box's bottom row first) over `video` (the box's
     /// opaque R′G′B′ in the same order) and writes the pixels that changed back to the

@@ -89,6 +89,11 @@ public final class VideoBake {
     /// only where they reach (the default); off, every frame is drawn whole (the two give
     /// the same bytes).
     package var keepsSketch = true
+    /// Compose a frame whose stroke layers all act pixel by pixel on the CPU (the default);
+    /// off, its passes run on the GPU. The two agree within the modes' 2 units.
+    package var composesOnCPU = true
+    /// How many frames of the last `run` were composed on the CPU that way.
+    package private(set) var framesComposedOnCPU = 0
     /// The last `run`'s kept sketch: how much it drew again (the benchmark reports it).
     package private(set) var lastKept: KeptSketch?
 
@@ -119,7 +124,8 @@ public final class VideoBake {
         let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
         let modes = scene.hasStrokeLayers
-            ? ModeBake(renderer: renderer, conversion: conversion, settings: settings, wholeFrames: !keepsSketch) : nil
+            ? ModeBake(renderer: renderer, conversion: conversion, settings: settings, wholeFrames: !keepsSketch,
+                       composesOnCPU: composesOnCPU) : nil
         if first > readerAt {
             // A "detect edges" stroke born before the first frame baked takes its reference from
             // the frame it is born on (or first drawn on, when an undo hides it then), as the
@@ -214,6 +220,7 @@ public final class VideoBake {
         _ = try? await next.value
         if let kept { await renderer.endKept(kept) }
         await modes?.finish()
+        framesComposedOnCPU = modes?.compositor.frames ?? 0
         return n - first
     }
 }

@@ -1,0 +1,204 @@
+/// The layers of a bake's frame for the CPU to compose (`PixelLayerCompositor`), when every
+/// one of them acts pixel by pixel: plain entries, every blend and stroke opacity, and the
+/// effects lighten, darken, saturate and desaturate (no shadow, blur or edges). Each layer's
+/// L (its live stamps over transparent) is drawn on the GPU and kept here from frame to
+/// frame: a frame draws only the layers whose stamps changed — for a layer that only grows,
+/// only its new stamps, over what it held — and reads only those back.
+///
+/// The GPU target (`sheet`) belongs to the renderer's render thread: only `Renderer`
+/// methods touch it.
+package final class PixelLayerCache: @unchecked Sendable {
+    struct Entry {
+        /// The stamps drawn (a window of the layer), and the frame when their look depends
+        /// on it (nil for a layer whose stamps never age and are born in order).
+        var window: Range<Int>
+        var frame: Float?
+        /// The drawing's box on the canvas (clipped to it) and its pixels, premultiplied
+        /// RGBA, the box's bottom row first.
+        var box: PixelBox
+        var pixels: [UInt8]
+        /// Each row's covered span (`PixelLayer.spans`).
+        var spans: [Int32]
+    }
+    fileprivate var entries: [LayerID: Entry] = [:]
+    fileprivate var sheet: Framebuffer?
+    /// How many layers the last frame drew on the GPU (the tests check a growing stroke is
+    /// drawn again, not kept stale).
+    package fileprivate(set) var lastDrawn = 0
+    package init() {}
+
+    /// The most bytes a frame's layers may hold here: past it the frame is drawn on the GPU.
+    static let budget = 64 << 20
+}
+
+/// A layer as the CPU composes it: its drawing L and how it meets the canvas.
+struct PixelLayer: Sendable {
+    enum Op: Sendable {
+        case over, erase, multiply, screen, lighten, darken, saturate, desaturate
+        /// Whether the op reads L's colour, not only its alpha.
+        var readsColour: Bool { self == .over || self == .multiply || self == .screen }
+    }
+    let op: Op
+    /// k: `strokeOpacity` (1 for a plain entry).
+    let opacity: Float
+    let box: PixelBox
+    /// Premultiplied RGBA, the box's bottom row first.
+    let pixels: [UInt8]
+    /// For each row of `pixels`, the first column and the one past the last (from the box's
+    /// left) where L's alpha is not 0; 0, 0 for a row with none.
+    let spans: [Int32]
+
+    /// The spans of `pixels`, a box `width` pixels wide.
+    static func spans(of pixels: [UInt8], width: Int) -> [Int32] {
+        let rows = width == 0 ? 0 : pixels.count / (width * 4)
+        var spans = [Int32](repeating: 0, count: 2 * rows)
+        pixels.withUnsafeBufferPointer { p in
+            for r in 0..<rows {
+                let row = p.baseAddress! + r * width * 4
+                guard let first = (0..<width).first(where: { row[$0 * 4 + 3] != 0 }) else { continue }
+                let last = (first..<width).last { row[$0 * 4 + 3] != 0 }!
+                (spans[2 * r], spans[2 * r + 1]) = (Int32(first), Int32(last + 1))
+            }
+        }
+        return spans
+    }
+
+    /// How a layer with `mode` meets the canvas, when it acts pixel by pixel; nil when it
+    /// reads around a pixel (a blur, a shadow) or reads a reference (edges).
+    static func op(_ mode: StrokeMode?) -> (Op, Float)? {
+        guard let mode else { return (.over, 1) }
+        guard mode.edgeTolerance == nil, mode.shadow == nil else { return nil }
+        switch mode.effect {
+        case nil:
+            switch mode.blend {
+            case .over: return (.over, mode.strokeOpacity)
+            case .erase: return (.erase, mode.strokeOpacity)
+            case .multiply: return (.multiply, mode.strokeOpacity)
+            case .screen: return (.screen, mode.strokeOpacity)
+            }
+        case .lighten: return (.lighten, mode.strokeOpacity)
+        case .darken: return (.darken, mode.strokeOpacity)
+        case .saturate: return (.saturate, mode.strokeOpacity)
+        case .desaturate: return (.desaturate, mode.strokeOpacity)
+        case .soften, .sharpen: return nil
+        }
+    }
+}
+
+extension Renderer {
+    /// The layers `ids` at `frame` on a `width` × `height` canvas, in order, for the CPU to
+    /// compose; nil when one of them does not act pixel by pixel, or their drawings would
+    /// take more than `PixelLayerCache.budget` (the frame is then drawn on the GPU). A layer
+    /// with nothing on the canvas is left out.
+    func pixelLayers(_ ids: [LayerID], frame: Int, settings: RenderSettings, width: Int, height: Int,
+                     cache: PixelLayerCache) throws -> [PixelLayer]? {
+        let chosen = try resolve(ids, frame: frame, effects: settings.effects)
+        let ops = chosen.map { PixelLayer.op($0.mode) }
+        guard !ops.contains(where: { $0 == nil }) else { return nil }
+        let f = Float(frame), effects = settings.effects
+        let side = info.maxCanvasSide
+        struct Job {
+            let id: LayerID, layer: StampLayer, window: Range<Int>, frame: Float?
+            /// The stamps to draw, and what was drawn of the layer before them.
+            let from: Int, old: PixelLayerCache.Entry?
+            let box: PixelBox
+        }
+        var entries: [LayerID: PixelLayerCache.Entry] = [:]
+        var jobs: [Job] = []
+        var bytes = 0
+        for (id, layer) in zip(ids, chosen) {
+            let w = layer.window(at: f, effects: effects)
+            let grows = effects.maxAge == 0 && layer.bornInOrder && w.lowerBound == 0
+            let key: Float? = grows ? nil : f
+            let known = cache.entries[id]
+            if let known, known.window == w, known.frame == key {
+                entries[id] = known
+                bytes += known.pixels.count
+                continue
+            }
+            // A layer that only grows draws its new stamps over what it held.
+            let old = grows ? known.flatMap { $0.frame == nil && $0.window.lowerBound == 0
+                && $0.window.upperBound <= w.upperBound ? $0 : nil } : nil
+            let from = old?.window.upperBound ?? w.lowerBound
+            var box = old?.box ?? .empty
+            for s in layer.stamps[from..<w.upperBound] where effects.isLive(age: s.age + f) {
+                if let b = effects.pixelBox(of: s, age: s.age + f) { box = box.union(b) }
+            }
+            box = box.clipped(width: width, height: height)
+            bytes += box.width * box.height * 4
+            // Room on a sheet, its band (at most half the largest point) and rounding included.
+            guard bytes <= PixelLayerCache.budget, box.width <= side.width - 384, box.height <= side.height - 640 else {
+                return nil
+            }
+            jobs.append(Job(id: id, layer: layer, window: w, frame: key, from: from, old: old, box: box))
+        }
+        try draw(jobs.filter { !$0.box.isEmpty }.map { job in
+            (job.id, job.layer, job.from..<job.window.upperBound, job.old.map { ($0.box, $0.pixels) }, job.box)
+        }, frame: f, settings: settings, canvas: Canvas(width: width, height: height), cache: cache) { id, pixels in
+            let job = jobs.first { $0.id == id }!
+            entries[id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: pixels,
+                                spans: PixelLayer.spans(of: pixels, width: job.box.width))
+        }
+        for job in jobs where job.box.isEmpty {
+            entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: [], spans: [])
+        }
+        cache.lastDrawn = jobs.count
+        // Layers no longer shown are forgotten; one shown again is drawn again.
+        cache.entries = entries
+        return zip(ids, ops).compactMap { id, op in
+            guard let e = entries[id], !e.box.isEmpty, let (op, k) = op else { return nil }
+            return PixelLayer(op: op, opacity: k, box: e.box, pixels: e.pixels, spans: e.spans)
+        }
+    }
+
+    /// Draws each layer's stamps `range` over its old drawing into its box, layers one above
+    /// another on the sheet (as many sheets as the driver's largest target needs), and hands
+    /// each box's pixels to `done`.
+    private func draw(_ jobs: [(LayerID, StampLayer, Range<Int>, (PixelBox, [UInt8])?, PixelBox)], frame f: Float,
+                      settings: RenderSettings, canvas: Canvas, cache: PixelLayerCache,
+                      done: (LayerID, [UInt8]) -> Void) throws {
+        guard !jobs.isEmpty else { return }
+        let batches = jobs.map { id, layer, range, _, _ in
+            StampBatch(brushKey: layer.brush.key, brush: layer.brush.brush, stamps: Array(layer.stamps[range]),
+                       rotations: layer.rotations.map { Array($0[range]) })
+        }
+        // Every stamp that touches a box is centred within this of it: inside the sheet.
+        let band = (pointApron(for: batches, effects: settings.effects) + 15) / 16 * 16
+        let side = info.maxCanvasSide
+        let planner = planner(canvas, settings, f)
+        var start = 0
+        while start < jobs.count {
+            // The layers that fit one above another.
+            var end = start, rows = 0
+            while end < jobs.count, end == start || rows + jobs[end].4.height <= side.height - 2 * band - 255 {
+                rows += jobs[end].4.height
+                end += 1
+            }
+            let width = jobs[start..<end].map(\.4.width).max() ?? 1
+            let sheet = try device.beginSheet(cache.sheet, width: width, height: rows, band: band)
+            cache.sheet = sheet
+            var row = 0, placed: [Int] = []
+            for i in start..<end {
+                let (_, _, _, old, box) = jobs[i]
+                device.placeOnSheet(sheet, box: box, row: row, old: old)
+                plan.reset(settings: settings, ageOffset: f)
+                planner.planImmediate([batches[i]], into: &plan)
+                try device.draw(plan, layers: [], into: sheet, scissored: true)
+                placed.append(row)
+                row += box.height
+            }
+            device.endSheetDraw()
+            for (i, row) in zip(start..<end, placed) {
+                done(jobs[i].0, try device.readSheet(sheet, box: jobs[i].4, row: row))
+            }
+            start = end
+        }
+    }
+
+    /// Frees the sheet of `cache` and forgets its layers.
+    func release(_ cache: PixelLayerCache) {
+        cache.sheet.map(device.deleteTarget)
+        cache.sheet = nil
+        cache.entries = [:]
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import XCTest
+@testable import Stipple
+
+/// A bake whose stroke layers all act pixel by pixel is composed on the CPU from each
+/// layer's drawing: it agrees with the same bake drawn through the GPU passes, and keeps its
+/// frames when a part of the video is baked alone (a growing stroke's drawing kept from
+/// frame to frame is the drawing made whole).
+final class PixelLayerBakeTests: XCTestCase {
+    private static let modes = [
+        "", #""blend": "multiply", "#, #""blend": "screen", "strokeOpacity": 0.6, "#, #""blend": "erase", "#,
+        #""strokeOpacity": 0.5, "#, #""effect": "desaturate", "#, #""effect": "lighten", "#,
+        #""effect": "darken", "strokeOpacity": 0.7, "#, #""effect": "saturate", "#,
+    ]
+
+    /// Strokes of every per-pixel mode (and plain ones), born across the video.
+    private func script(seed: UInt64, maxAge: Int, sessions: Bool, width: Int, height: Int) -> String {
+        var rng = SplitMix64(seed: seed)
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        let (w, h) = (Double(width), Double(height))
+        var draw = (0..<14).map { i -> String in
+            let t0 = unit() * 1.0, x = unit() * w, y = unit() * h
+            let samples = (0..<6).map { k in
+                #"{ "x": \#(x + Double(k) * (unit() * w / 6 - w / 12)), "y": \#(y + Double(k) * (unit() * h / 6 - h / 12)), "t": \#(t0 + Double(k) * 0.07), "pressure": \#(0.3 + unit() * 0.7) }"#
+            }
+            let colour = String(format: "#%02x%02x%02x%02x", Int(unit() * 255), Int(unit() * 255), Int(unit() * 255),
+                                96 + Int(unit() * 159))
+            let mode = PixelLayerBakeTests.modes[(i + Int(seed)) % PixelLayerBakeTests.modes.count]
+            return #"{ "brush": "\#(i % 2 == 0 ? "soft" : "hard")", \#(mode)"color": "\#(colour)", "radius": \#(3 + unit() * 9), "points": [\#(samples.joined(separator: ", "))] }"#
+        }
+        if sessions {
+            draw.append(#"{ "undo": 2, "t": 0.8 }"#)
+            draw.append(#"{ "redo": 1, "t": 1.0 }"#)
+            draw.append(#"{ "clear": true, "t": 1.3 }"#)
+            draw.append(#"{ "undo": 1, "t": 1.4 }"#)
+        }
+        return """
+            { "fps": 30, "maxAge": \(maxAge), "brushes": { "soft": { "builtin": "soft-round", "size": 32 },
+              "hard": { "builtin": "hard-round", "size": 32 } }, "draw": [ \(draw.joined(separator: ",\n")) ] }
+            """
+    }
+
+    /// A video of `frames` frames whose colour varies across each frame and from frame to
+    /// frame, inside the R′G′B′ gamut: a 4:2:0 block taken again from its pixels' colours
+    /// (where a path changed one of them by a unit) keeps its chroma within a unit or two.
+    private func video(_ path: String, _ header: Y4MHeader, frames: Int) throws {
+        let writer = try Y4MWriter(path: path, header: header)
+        var frame = Y4MFrame(header: header)
+        for n in 0..<frames {
+            for y in 0..<header.height {
+                for x in 0..<header.width {
+                    frame.bytes[frame.yOffset + y * header.width + x] = UInt8(60 + (x + 2 * y + 3 * n) % 120)
+                }
+            }
+            for y in 0..<header.chromaHeight {
+                for x in 0..<header.chromaWidth {
+                    frame.bytes[frame.cbOffset + y * header.chromaWidth + x] = UInt8(110 + (x + n) % 30)
+                    frame.bytes[frame.crOffset + y * header.chromaWidth + x] = UInt8(145 - (y + n) % 30)
+                }
+            }
+            try writer.write(frame)
+        }
+        try writer.finish()
+    }
+
+    private func bake(_ script: Script, _ header: Y4MHeader, input: String, output: String, onCPU: Bool,
+                      frames: ClosedRange<Int>? = nil) async throws -> (bytes: [UInt8], composed: Int) {
+        let bake = try VideoBake(scene: try Scene(script: script), header: header, renderer: try Renderer())
+        bake.composesOnCPU = onCPU
+        let reader = try Y4MReader(path: input)
+        if let frames { try reader.skip(frames.lowerBound) }
+        let writer = try Y4MWriter(path: output, header: header)
+        _ = try await bake.run(reader: reader, writer: writer, frames: frames, readerAt: frames?.lowerBound ?? 0)
+        try writer.finish()
+        return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: output))), bake.framesComposedOnCPU)
+    }
+
+    func testTheCPUAgreesWithTheGPUPasses() async throws {
+        let dir = try TestSupport.temporaryDirectory(self, "pixel-layers")
+        let cases: [(UInt64, Int, Bool, Int, Int, Bool)] = [
+            // seed, maxAge, session entries, width, height, 4:4:4
+            (1, 0, false, 96, 64, false), (2, 18, false, 96, 64, false), (3, 0, true, 203, 121, false),
+            (4, 12, true, 131, 77, true), (5, 0, false, 131, 77, true), (6, 0, true, 160, 90, false),
+        ]
+        var worst = 0
+        for (seed, maxAge, sessions, w, h, full444) in cases {
+            let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1,
+                                   chroma: full444 ? .yuv444 : .yuv420(tag: "420jpeg"))
+            let input = dir.appendingPathComponent("in\(seed).y4m").path
+            try video(input, header, frames: 48)
+            let path = dir.appendingPathComponent("s\(seed).json").path
+            try script(seed: seed, maxAge: maxAge, sessions: sessions, width: w, height: h)
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
+            let cpu = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("c\(seed).y4m").path,
+                                     onCPU: true)
+            let gpu = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("g\(seed).y4m").path,
+                                     onCPU: false)
+            let read = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+            let label = "seed \(seed), maxAge \(maxAge), sessions \(sessions), \(w)×\(h)"
+            XCTAssertEqual(cpu.composed, 48, "every frame composed on the CPU: \(label)")
+            XCTAssertEqual(gpu.composed, 0, label)
+            XCTAssertEqual(cpu.bytes.count, gpu.bytes.count, label)
+            XCTAssertNotEqual(cpu.bytes, read, "the strokes changed the video: \(label)")
+            // Each path is within 2 of the exact arithmetic per R′G′B′ channel; the samples
+            // then differ by the conversion's rounding, and where one path changed a pixel by
+            // a unit and the other did not, by a 4:2:0 block taken again from its pixels.
+            var far = 0
+            for i in cpu.bytes.indices {
+                let d = abs(Int(cpu.bytes[i]) - Int(gpu.bytes[i]))
+                worst = max(worst, d)
+                if d > 2 { far += 1 }
+            }
+            XCTAssertLessThanOrEqual(far * 1000, cpu.bytes.count, "more than 0.1 % of samples 3 or more apart: \(label)")
+        }
+        XCTAssertLessThanOrEqual(worst, 4, "the two paths' largest difference")
+    }
+
+    func testAPartOfTheBakeGivesTheWholeBakesFramesWhileStrokesGrow() async throws {
+        let dir = try TestSupport.temporaryDirectory(self, "pixel-layers-part")
+        let header = Y4MHeader(width: 120, height: 72, rateNumerator: 30, rateDenominator: 1)
+        let input = dir.appendingPathComponent("in.y4m").path
+        try video(input, header, frames: 40)
+        for (seed, maxAge) in [(UInt64(11), 0), (12, 15)] {
+            let path = dir.appendingPathComponent("s\(seed).json").path
+            try script(seed: seed, maxAge: maxAge, sessions: true, width: 120, height: 72)
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
+            let whole = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("w.y4m").path,
+                                       onCPU: true)
+            let part = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("p.y4m").path,
+                                      onCPU: true, frames: 17...25)
+            XCTAssertEqual(part.composed, 9)
+            let headerBytes = whole.bytes.firstIndex(of: 0x0A)! + 1
+            let frameBytes = 6 + header.width * header.height + 2 * header.chromaSize
+            let expected = whole.bytes[(headerBytes + 17 * frameBytes)..<(headerBytes + 26 * frameBytes)]
+            XCTAssertEqual(Array(part.bytes[headerBytes...]), Array(expected), "maxAge \(maxAge)")
+        }
+    }
+}
