@@ -17,8 +17,15 @@ package final class PixelLayerCache: @unchecked Sendable {
         /// RGBA, the box's bottom row first.
         var box: PixelBox
         var pixels: [UInt8]
-        /// Each row's covered span (`PixelLayer.spans`).
+        /// The same as `PixelLayer.planes` and `PixelLayer.spans` give them.
+        var planes: [UInt8]
         var spans: [Int32]
+
+        init(window: Range<Int>, frame: Float?, box: PixelBox, pixels: [UInt8]) {
+            (self.window, self.frame, self.box, self.pixels) = (window, frame, box, pixels)
+            planes = PixelLayer.planes(of: pixels, width: box.width)
+            spans = PixelLayer.spans(of: pixels, width: box.width)
+        }
     }
     fileprivate var entries: [LayerID: Entry] = [:]
     fileprivate var sheet: Framebuffer?
@@ -37,16 +44,41 @@ struct PixelLayer: Sendable {
         case over, erase, multiply, screen, lighten, darken, saturate, desaturate
         /// Whether the op reads L's colour, not only its alpha.
         var readsColour: Bool { self == .over || self == .multiply || self == .screen }
+        /// Whether the op can change the canvas's alpha (the blends; the effects keep it).
+        var changesAlpha: Bool { readsColour || self == .erase }
     }
     let op: Op
     /// k: `strokeOpacity` (1 for a plain entry).
     let opacity: Float
     let box: PixelBox
-    /// Premultiplied RGBA, the box's bottom row first.
-    let pixels: [UInt8]
-    /// For each row of `pixels`, the first column and the one past the last (from the box's
-    /// left) where L's alpha is not 0; 0, 0 for a row with none.
+    /// L's premultiplied red, green, blue and alpha, a plane each; a plane's rows (the box's
+    /// bottom row first) have `pad` zeros either side, so eight pixels read from any column
+    /// of a span stay in the row.
+    let planes: [UInt8]
+    /// For each row, the first column and the one past the last (from the box's left) where
+    /// L's alpha is not 0; 0, 0 for a row with none.
     let spans: [Int32]
+
+    static let pad = 8
+
+    /// The planes of `pixels` (premultiplied RGBA, a box `width` pixels wide).
+    static func planes(of pixels: [UInt8], width: Int) -> [UInt8] {
+        let rows = width == 0 ? 0 : pixels.count / (width * 4)
+        let stride = width + 2 * pad, plane = rows * stride
+        var planes = [UInt8](repeating: 0, count: 4 * plane)
+        planes.withUnsafeMutableBufferPointer { out in
+            pixels.withUnsafeBufferPointer { p in
+                for r in 0..<rows {
+                    for x in 0..<width {
+                        for channel in 0..<4 {
+                            out[channel * plane + r * stride + pad + x] = p[(r * width + x) * 4 + channel]
+                        }
+                    }
+                }
+            }
+        }
+        return planes
+    }
 
     /// The spans of `pixels`, a box `width` pixels wide.
     static func spans(of pixels: [UInt8], width: Int) -> [Int32] {
@@ -136,18 +168,17 @@ extension Renderer {
             (job.id, job.layer, job.from..<job.window.upperBound, job.old.map { ($0.box, $0.pixels) }, job.box)
         }, frame: f, settings: settings, canvas: Canvas(width: width, height: height), cache: cache) { id, pixels in
             let job = jobs.first { $0.id == id }!
-            entries[id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: pixels,
-                                spans: PixelLayer.spans(of: pixels, width: job.box.width))
+            entries[id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: pixels)
         }
         for job in jobs where job.box.isEmpty {
-            entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: [], spans: [])
+            entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: [])
         }
         cache.lastDrawn = jobs.count
         // Layers no longer shown are forgotten; one shown again is drawn again.
         cache.entries = entries
         return zip(ids, ops).compactMap { id, op in
             guard let e = entries[id], !e.box.isEmpty, let (op, k) = op else { return nil }
-            return PixelLayer(op: op, opacity: k, box: e.box, pixels: e.pixels, spans: e.spans)
+            return PixelLayer(op: op, opacity: k, box: e.box, planes: e.planes, spans: e.spans)
         }
     }
 

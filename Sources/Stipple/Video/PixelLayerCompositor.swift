@@ -1,67 +1,43 @@
 import Foundation
+
 /// Stroke layers that act pixel by pixel (`PixelLayer`) laid over a frame's planes on the
-/// CPU, with no trip through the GPU for the frame's colour: each pixel a layer covers is
-/// converted to R′G′B′ (fixed point, `YCbCrToRGB`), every covering layer applied in order
-/// by the formulas of docs/brush-modes.md in single precision, and the result laid over the
-/// frame as read and written back where it changed — for 4:2:0 chroma, each 2×2 block
-/// with a changed pixel, from the block's colours averaged. A pixel no layer covers (L's
-/// alpha 0) is never converted, and its samples stay exactly as read.
+/// CPU, with no trip through the GPU for the frame's colour: the pixels near a layer's
+/// drawing are converted to R′G′B′ (fixed point, `YCbCrToRGB`), every covering layer
+/// applied in order by the formulas of docs/brush-modes.md in single precision, and the
+/// result laid over the frame as read and written back where it changed — for 4:2:0
+/// chroma, each 2×2 block with a changed pixel, from the block's colours averaged. A pixel
+/// whose colour comes out as read keeps its samples exactly as read.
 ///
-/// The frame is visited a chroma row at a time (two luma rows for 4:2:0), each layer only
-/// along its covered span of the row: the working colours stay in the cache.
+/// The frame is visited a chroma row at a time (two luma rows for 4:2:0), eight pixels at a
+/// time, and only in the 32-pixel chunks of a row that a layer's drawing reaches; each band
+/// of rows is its own work, on its own core.
 final class PixelLayerCompositor: @unchecked Sendable {
-    /// One band's working rows: for the rows at hand, each pixel's colour as drawn so far
-    /// (premultiplied, 0…1), its colour as read, later as written (RGBA8 as a little-endian
-    /// word), its state; and each 32-pixel chunk a layer reached (1) or not (0).
-    private final class Scratch: @unchecked Sendable {
-        let colour: UnsafeMutablePointer<SIMD4<Float>>, words: UnsafeMutablePointer<UInt32>
-        let state: UnsafeMutablePointer<UInt8>, chunks: UnsafeMutablePointer<UInt8>
-        let pixels: Int
-
-        init(pixels: Int, chunks n: Int) {
-            self.pixels = pixels
-            colour = .allocate(capacity: pixels)
-            colour.initialize(repeating: .zero, count: pixels)
-            words = .allocate(capacity: pixels)
-            words.initialize(repeating: 0, count: pixels)
-            state = .allocate(capacity: pixels)
-            state.initialize(repeating: 0, count: pixels)
-            chunks = .allocate(capacity: n)
-            chunks.initialize(repeating: 0, count: n)
-        }
-
-        deinit { colour.deallocate(); words.deallocate(); state.deallocate(); chunks.deallocate() }
-    }
     private var scratch: [Scratch] = []
     /// The frames composed so far.
     private(set) var frames = 0
-    private static let untouched: UInt8 = 0, touched: UInt8 = 1, changed: UInt8 = 2
 
-    /// Lays `layers` (in order) over `frame`, in place. The rows are shared out among the
-    /// cores: each band of them is its own work, samples and all.
+    /// Lays `layers` (in order) over `frame`, in place.
     func apply(_ layers: [PixelLayer], to frame: inout Y4MFrame, _ c: YCbCrConversion) {
         frames += 1
         let h = frame.header
-        let (width, height) = (h.width, h.height)
         let rows = h.chroma == .yuv444 ? 1 : 2
         let top = (layers.map(\.box.y0).min() ?? 0) / rows * rows, bottom = layers.map(\.box.y1).max() ?? 0
         guard top < bottom else { return }
         let groups = (bottom - top + rows - 1) / rows
         let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4, groups / 16))
-        if scratch.count < bands || scratch.first?.pixels != rows * width {
-            scratch = (0..<bands).map { _ in Scratch(pixels: rows * width, chunks: (width + 31) / 32) }
+        if scratch.count < bands || scratch.first?.width != h.width {
+            scratch = (0..<bands).map { _ in Scratch(width: h.width) }
         }
         let rgb = YCbCrToRGB(c)
-        let (offsets, header, scratch) = ((frame.yOffset, frame.cbOffset, frame.crOffset), frame.header, scratch)
+        let (offsets, scratch) = ((frame.yOffset, frame.cbOffset, frame.crOffset), scratch)
         frame.bytes.withUnsafeMutableBufferPointer { planesBuffer in
             let planes = Planes(base: planesBuffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let s = scratch[band]
-                let rowsAt = RowsAt(planes: planes.base, colour: s.colour, words: s.words, state: s.state,
-                                    chunks: s.chunks, header: header, offsets: offsets, rgb: rgb, conversion: c)
+                let rowsAt = RowsAt(planes: planes.base, scratch: scratch[band], header: h, offsets: offsets, rgb: rgb,
+                                    conversion: c)
                 for g in (groups * band / bands)..<(groups * (band + 1) / bands) {
                     let y = top + g * rows
-                    rowsAt.draw(layers, rows: y..<min(y + rows, height))
+                    rowsAt.draw(layers, rows: y..<min(y + rows, h.height))
                 }
             }
         }
@@ -70,175 +46,335 @@ final class PixelLayerCompositor: @unchecked Sendable {
     /// The frame's planes, written by several bands at once, each in its own rows.
     private struct Planes: @unchecked Sendable { let base: UnsafeMutablePointer<UInt8> }
 
-    /// One chroma row's luma rows being drawn: where their samples and working colours are.
+    /// One band's two working rows, each `stride` pixels (the frame's width rounded up to
+    /// eight): each pixel's colour as drawn so far (premultiplied, 0…1, a plane a channel),
+    /// its colour as read and later as written (RGBA8 as a little-endian word), whether it
+    /// changed; and each 32-pixel chunk of the rows that a layer reached (1) or not (0).
+    private final class Scratch: @unchecked Sendable {
+        let width: Int, stride: Int
+        let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>
+        let b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>
+        let words: UnsafeMutablePointer<UInt32>, changed: UnsafeMutablePointer<UInt8>
+        let chunks: UnsafeMutablePointer<UInt8>
+
+        init(width: Int) {
+            self.width = width
+            stride = (width + 7) / 8 * 8
+            func make<T>(_ zero: T, _ n: Int) -> UnsafeMutablePointer<T> {
+                let p = UnsafeMutablePointer<T>.allocate(capacity: n)
+                p.initialize(repeating: zero, count: n)
+                return p
+            }
+            (r, g, b, a) = (make(0, 2 * stride), make(0, 2 * stride), make(0, 2 * stride), make(0, 2 * stride))
+            words = make(0, 2 * stride)
+            changed = make(0, 2 * stride)
+            chunks = make(0, (width + 31) / 32)
+        }
+
+        deinit {
+            for p in [r, g, b, a] { p.deallocate() }
+            words.deallocate(); changed.deallocate(); chunks.deallocate()
+        }
+    }
+
+    private typealias F8 = SIMD8<Float>
+    private typealias I8 = SIMD8<Int32>
+
+    /// `v` (0 ≤ v < 2²³) as floats: its bits under the exponent of 2²³, less 2²³. (The
+    /// standard library converts SIMD lanes one by one.)
+    @inline(__always) private static func float(_ v: I8) -> F8 {
+        unsafeBitCast(v | 0x4B00_0000, to: F8.self) - 8_388_608
+    }
+
+    /// `v` (|v| < 2²²) to the nearest whole number, ties to even: added to 1.5 × 2²³, its
+    /// low bits are that number.
+    @inline(__always) private static func rounded(_ v: F8) -> I8 {
+        unsafeBitCast(v + 12_582_912, to: I8.self) &- 0x4B40_0000
+    }
+
+    /// One chroma row's luma rows being drawn.
     private struct RowsAt {
         let planes: UnsafeMutablePointer<UInt8>
-        let colour: UnsafeMutablePointer<SIMD4<Float>>
-        let words: UnsafeMutablePointer<UInt32>
-        let state: UnsafeMutablePointer<UInt8>
-        let chunks: UnsafeMutablePointer<UInt8>
+        let s: Scratch
         let width: Int, chromaWidth: Int, subsampled: Bool
         let yOffset: Int, cbOffset: Int, crOffset: Int
         let rgb: YCbCrToRGB, c: YCbCrConversion
 
-        init(planes: UnsafeMutablePointer<UInt8>, colour: UnsafeMutablePointer<SIMD4<Float>>,
-             words: UnsafeMutablePointer<UInt32>, state: UnsafeMutablePointer<UInt8>, chunks: UnsafeMutablePointer<UInt8>,
-             header: Y4MHeader,
-             offsets: (Int, Int, Int), rgb: YCbCrToRGB, conversion: YCbCrConversion) {
-            (self.planes, self.colour, self.words, self.state, self.chunks) = (planes, colour, words, state, chunks)
-            (width, chromaWidth) = (header.width, header.chromaWidth)
-            subsampled = header.chroma != .yuv444
+        init(planes: UnsafeMutablePointer<UInt8>, scratch: Scratch, header: Y4MHeader, offsets: (Int, Int, Int),
+             rgb: YCbCrToRGB, conversion: YCbCrConversion) {
+            (self.planes, s) = (planes, scratch)
+            (width, chromaWidth, subsampled) = (header.width, header.chromaWidth, header.chroma != .yuv444)
             (yOffset, cbOffset, crOffset) = offsets
             (self.rgb, c) = (rgb, conversion)
         }
 
-        /// The colour of pixel (x, y) as read.
-        @inline(__always) func video(_ x: Int, _ y: Int) -> UInt32 {
-            let ci = subsampled ? (y >> 1) * chromaWidth + (x >> 1) : y * chromaWidth + x
-            return rgb.pixel(Int32(planes[yOffset + y * width + x]), Int32(planes[cbOffset + ci]), Int32(planes[crOffset + ci]))
+        /// Eight samples from `at` of a plane's row that ends at `end`; lanes past it repeat
+        /// the row's last sample.
+        @inline(__always) func load(_ at: Int, end: Int) -> I8 {
+            if at + 8 <= end { return I8(truncatingIfNeeded: UnsafeRawPointer(planes + at).loadUnaligned(as: SIMD8<UInt8>.self)) }
+            var v = I8()
+            for i in 0..<8 { v[i] = Int32(planes[min(at + i, end - 1)]) }
+            return v
         }
 
-        /// Applies a layer along columns `xs` of row `y` (its pixels at `at` in the rows at
-        /// hand), whose L for column x is at `src + 4x`.
-        @inline(__always) func span(_ op: PixelLayer.Op, _ xs: Range<Int>, _ y: Int, _ at: Int,
-                                    _ src: UnsafePointer<UInt8>, _ k: Float) {
-            for x in xs {
-                let l = src + 4 * x
-                guard l[3] != 0 else { continue }
-                let i = at + x
-                if state[i] == PixelLayerCompositor.untouched {
-                    state[i] = PixelLayerCompositor.touched
-                    let v = video(x, y)
-                    words[i] = v
-                    colour[i] = PixelLayerCompositor.unpack(v) / 255
-                }
-                // The effects and the eraser read only L's alpha (a constant test: op is one).
-                let s = op.readsColour ? SIMD4<Float>(Float(l[0]), Float(l[1]), Float(l[2]), Float(l[3])) * k
-                    : SIMD4<Float>(0, 0, 0, Float(l[3]) * k)
-                colour[i] = PixelLayerCompositor.apply(op, colour[i], s)
+        /// Stores eight samples from `at`, those before `end`.
+        @inline(__always) func store(_ v: I8, _ at: Int, end: Int) {
+            let bytes = SIMD8<UInt8>(truncatingIfNeeded: v)
+            if at + 8 <= end {
+                UnsafeMutableRawPointer(planes + at).storeBytes(of: bytes, as: SIMD8<UInt8>.self)
+            } else {
+                for i in 0..<max(0, end - at) { planes[at + i] = bytes[i] }
             }
         }
 
+        /// Chroma for pixels x…x + 7 (x a multiple of 8) of chroma row `cy`.
+        @inline(__always) func chroma(_ offset: Int, _ x: Int, _ cy: Int) -> I8 {
+            let row = offset + cy * chromaWidth, end = row + chromaWidth
+            guard subsampled else { return load(row + x, end: end) }
+            let q = row + x / 2
+            if q + 4 <= end {
+                let v = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(planes + q).loadUnaligned(as: SIMD4<UInt8>.self))
+                return I8(v[0], v[0], v[1], v[1], v[2], v[2], v[3], v[3])
+            }
+            var v = I8()
+            for i in 0..<8 { v[i] = Int32(planes[min(q + i / 2, end - 1)]) }
+            return v
+        }
+
+        @inline(__always) func channel(_ w: SIMD8<UInt32>, _ shift: UInt32) -> I8 {
+            I8(truncatingIfNeeded: (w &>> shift) & 0xFF)
+        }
+
         func draw(_ layers: [PixelLayer], rows: Range<Int>) {
-            var (lo, hi) = (width, 0)
+            // The chunks any layer reaches in these rows.
+            var (lo, hi) = (Int.max, -1)
+            for n in layers.indices where layers[n].box.y0 < rows.upperBound && layers[n].box.y1 > rows.lowerBound {
+                let box = layers[n].box
+                layers[n].spans.withUnsafeBufferPointer { spans in
+                    for y in max(rows.lowerBound, box.y0)..<min(rows.upperBound, box.y1) {
+                        let r = box.y1 - 1 - y
+                        let (a, b) = (box.x0 + Int(spans[2 * r]), box.x0 + Int(spans[2 * r + 1]))
+                        guard a < b else { continue }
+                        for chunk in (a >> 5)...((b - 1) >> 5) { s.chunks[chunk] = 1 }
+                        (lo, hi) = (min(lo, a >> 5), max(hi, (b - 1) >> 5))
+                    }
+                }
+            }
+            guard lo <= hi else { return }
+            // Their pixels as read.
+            for chunk in lo...hi where s.chunks[chunk] != 0 {
+                for y in rows {
+                    let row = (y - rows.lowerBound) * s.stride, cy = subsampled ? y >> 1 : y
+                    for x in Swift.stride(from: chunk << 5, to: min(width, (chunk + 1) << 5), by: 8) {
+                        let w = rgb.pixels(load(yOffset + y * width + x, end: yOffset + (y + 1) * width),
+                                           chroma(cbOffset, x, cy), chroma(crOffset, x, cy))
+                        let i = row + x
+                        UnsafeMutableRawPointer(s.words + i).storeBytes(of: w, as: SIMD8<UInt32>.self)
+                        put(float(channel(w, 0)) / 255, s.r, i); put(float(channel(w, 8)) / 255, s.g, i)
+                        put(float(channel(w, 16)) / 255, s.b, i); put(F8(repeating: 1), s.a, i)
+                    }
+                }
+            }
+            // Each layer along its spans.
             for n in layers.indices where layers[n].box.y0 < rows.upperBound && layers[n].box.y1 > rows.lowerBound {
                 let (box, op, k) = (layers[n].box, layers[n].op, layers[n].opacity / 255)
-                layers[n].pixels.withUnsafeBufferPointer { pixels in
+                let stride = box.width + 2 * PixelLayer.pad
+                layers[n].planes.withUnsafeBufferPointer { planes in
                     layers[n].spans.withUnsafeBufferPointer { spans in
                         for y in max(rows.lowerBound, box.y0)..<min(rows.upperBound, box.y1) {
-                            // The layer's rows run bottom up.
                             let r = box.y1 - 1 - y
                             let (a, b) = (box.x0 + Int(spans[2 * r]), box.x0 + Int(spans[2 * r + 1]))
                             guard a < b else { continue }
-                            (lo, hi) = (min(lo, a), max(hi, b))
-                            for chunk in (a >> 5)...((b - 1) >> 5) { chunks[chunk] = 1 }
-                            let src = pixels.baseAddress! + (r * box.width - box.x0) * 4
-                            let at = (y - rows.lowerBound) * width
+                            // L's planes of this row, indexed by canvas column (zeros around the box).
+                            let l = planes.baseAddress! + (r * stride + PixelLayer.pad - box.x0)
+                            let plane = box.height * stride
+                            let row = (y - rows.lowerBound) * self.s.stride
                             // The op a constant in each call: the loop is compiled for each.
                             switch op {
-                            case .over: span(.over, a..<b, y, at, src, k)
-                            case .erase: span(.erase, a..<b, y, at, src, k)
-                            case .multiply: span(.multiply, a..<b, y, at, src, k)
-                            case .screen: span(.screen, a..<b, y, at, src, k)
-                            case .lighten: span(.lighten, a..<b, y, at, src, k)
-                            case .darken: span(.darken, a..<b, y, at, src, k)
-                            case .saturate: span(.saturate, a..<b, y, at, src, k)
-                            case .desaturate: span(.desaturate, a..<b, y, at, src, k)
+                            case .over: span(.over, a..<b, row, l, plane, k)
+                            case .erase: span(.erase, a..<b, row, l, plane, k)
+                            case .multiply: span(.multiply, a..<b, row, l, plane, k)
+                            case .screen: span(.screen, a..<b, row, l, plane, k)
+                            case .lighten: span(.lighten, a..<b, row, l, plane, k)
+                            case .darken: span(.darken, a..<b, row, l, plane, k)
+                            case .saturate: span(.saturate, a..<b, row, l, plane, k)
+                            case .desaturate: span(.desaturate, a..<b, row, l, plane, k)
                             }
                         }
                     }
                 }
             }
-            guard lo < hi else { return }
-            // Each touched pixel laid over its colour as read; the luma that changes written.
-            // Only the 32-pixel chunks a layer's span reached are looked at.
-            var anyChanged = false
-            for chunk in (lo >> 5)...((hi - 1) >> 5) where chunks[chunk] != 0 {
-                let (x0, x1) = (chunk << 5, min(width, (chunk + 1) << 5))
-                for y in rows {
-                    let at = (y - rows.lowerBound) * width
-                    for x in x0..<x1 where state[at + x] != PixelLayerCompositor.untouched {
-                        let i = at + x, v = words[i], d = colour[i]
-                        let out = SIMD4<Float>(d.x, d.y, d.z, 0) * 255 + PixelLayerCompositor.unpack(v) * (1 - d.w)
-                        let (r, g, b) = (PixelLayerCompositor.byte(out.x), PixelLayerCompositor.byte(out.y),
-                                         PixelLayerCompositor.byte(out.z))
-                        let word = r | g << 8 | b << 16 | 0xFF00_0000
-                        guard word != v else { continue }
-                        words[i] = word
-                        state[i] = PixelLayerCompositor.changed
-                        anyChanged = true
-                        let (ri, gi, bi) = (Int32(r), Int32(g), Int32(b))
-                        planes[yOffset + y * width + x] = UInt8(c.y(ri, gi, bi))
-                        if !subsampled {
-                            planes[cbOffset + y * chromaWidth + x] = UInt8(c.cb(ri, gi, bi))
-                            planes[crOffset + y * chromaWidth + x] = UInt8(c.cr(ri, gi, bi))
-                        }
-                    }
+            write(rows: rows, lo: lo, hi: hi)
+            (s.chunks + lo).update(repeating: 0, count: hi - lo + 1)
+        }
+
+        /// Applies a layer along columns `xs` of the working row from `row`, eight pixels at a
+        /// time; L's planes for canvas column x are at `l + p × plane + x`.
+        @inline(__always) func span(_ op: PixelLayer.Op, _ xs: Range<Int>, _ row: Int, _ l: UnsafePointer<UInt8>,
+                                    _ plane: Int, _ k: Float) {
+            for x in Swift.stride(from: xs.lowerBound & ~7, to: xs.upperBound, by: 8) {
+                // Eight transparent pixels of L: nothing to do.
+                guard UnsafeRawPointer(l + 3 * plane + x).loadUnaligned(as: UInt64.self) != 0 else { continue }
+                @inline(__always) func at(_ p: Int) -> F8 {
+                    PixelLayerCompositor.float(I8(truncatingIfNeeded: UnsafeRawPointer(l + p * plane + x).loadUnaligned(as: SIMD8<UInt8>.self))) * k
                 }
-                guard subsampled && anyChanged else { continue }
-                // Each block with a changed pixel, from its pixels' colours as written (as read
-                // where unchanged).
-                let cy = rows.lowerBound >> 1
-                for cx in (x0 >> 1)..<((x1 + 1) >> 1) {
-                    let xs = (cx * 2)..<min(cx * 2 + 2, width)
-                    guard rows.contains(where: { y in
-                        xs.contains { state[(y - rows.lowerBound) * width + $0] == PixelLayerCompositor.changed }
-                    }) else { continue }
-                    var (r, g, b, n) = (0, 0, 0, 0)
-                    for y in rows {
-                        let at = (y - rows.lowerBound) * width
-                        for x in xs {
-                            let v = state[at + x] == PixelLayerCompositor.untouched ? video(x, y) : words[at + x]
-                            r += Int(v & 0xFF); g += Int(v >> 8 & 0xFF); b += Int(v >> 16 & 0xFF); n += 1
-                        }
-                    }
-                    // Rounded to nearest; a whole block (four pixels) by a shift.
-                    let (ar, ag, ab) = n == 4 ? (Int32((r + 2) >> 2), Int32((g + 2) >> 2), Int32((b + 2) >> 2))
-                        : (Int32((r + n / 2) / n), Int32((g + n / 2) / n), Int32((b + n / 2) / n))
-                    planes[cbOffset + cy * chromaWidth + cx] = UInt8(c.cb(ar, ag, ab))
-                    planes[crOffset + cy * chromaWidth + cx] = UInt8(c.cr(ar, ag, ab))
-                }
-                anyChanged = false
+                let i = row + x
+                var d = (get(s.r, i), get(s.g, i), get(s.b, i), get(s.a, i))
+                PixelLayerCompositor.apply(op, &d, op.readsColour ? (at(0), at(1), at(2), at(3)) : (.zero, .zero, .zero, at(3)))
+                put(d.0, s.r, i); put(d.1, s.g, i); put(d.2, s.b, i)
+                if op.changesAlpha { put(d.3, s.a, i) }
             }
-            (chunks + (lo >> 5)).update(repeating: 0, count: ((hi - 1) >> 5) - (lo >> 5) + 1)
-            for y in rows { (state + (y - rows.lowerBound) * width + lo).update(repeating: 0, count: hi - lo) }
+        }
+
+        /// Each lane within 0…255, by its bits (lanes well inside ±2³⁰).
+        @inline(__always) func clamp(_ v: I8) -> I8 {
+            ((v & ~(v &>> 31)) | ((255 &- v) &>> 31)) & 255
+        }
+
+        /// `new` where `mask` is −1, `old` where it is 0.
+        @inline(__always) func select(_ new: I8, _ old: I8, _ mask: I8) -> I8 { (new & mask) | (old & ~mask) }
+
+        @inline(__always) func get(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> F8 {
+            UnsafeRawPointer(p + i).loadUnaligned(as: F8.self)
+        }
+
+        @inline(__always) func put(_ v: F8, _ p: UnsafeMutablePointer<Float>, _ i: Int) {
+            UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: F8.self)
+        }
+
+        /// Lays the reached chunks' colours over their colours as read and writes the samples
+        /// that change.
+        private func write(rows: Range<Int>, lo: Int, hi: Int) {
+            for chunk in lo...hi where s.chunks[chunk] != 0 {
+                let xs = Swift.stride(from: chunk << 5, to: min(width, (chunk + 1) << 5), by: 8)
+                for y in rows {
+                    let row = (y - rows.lowerBound) * s.stride
+                    for x in xs {
+                        let i = row + x
+                        let w = UnsafeRawPointer(s.words + i).loadUnaligned(as: SIMD8<UInt32>.self)
+                        let (vr, vg, vb) = (channel(w, 0), channel(w, 8), channel(w, 16))
+                        let keep = 1 - get(s.a, i)
+                        @inline(__always) func out(_ d: F8, _ v: I8) -> I8 {
+                            clamp(PixelLayerCompositor.rounded(d * 255 + PixelLayerCompositor.float(v) * keep))
+                        }
+                        let (r, g, b) = (out(get(s.r, i), vr), out(get(s.g, i), vg), out(get(s.b, i), vb))
+                        // −1 where the colour changed, else 0.
+                        let diff = (r ^ vr) | (g ^ vg) | (b ^ vb)
+                        let changed = (diff | (0 &- diff)) &>> 31
+                        UnsafeMutableRawPointer(s.changed + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: changed & 1),
+                                                                          as: SIMD8<UInt8>.self)
+                        guard UnsafeRawPointer(s.changed + i).load(as: UInt64.self) != 0 else { continue }
+                        let word = SIMD8<UInt32>(truncatingIfNeeded: r | g &<< 8 | b &<< 16) | 0xFF00_0000
+                        UnsafeMutableRawPointer(s.words + i).storeBytes(of: word, as: SIMD8<UInt32>.self)
+                        let lumaAt = yOffset + y * width + x, lumaEnd = yOffset + (y + 1) * width
+                        let luma = clamp((c.yR &* r &+ c.yG &* g &+ c.yB &* b &+ c.yOffset) &>> 16)
+                        store(select(luma, load(lumaAt, end: lumaEnd), changed), lumaAt, end: lumaEnd)
+                        if !subsampled {
+                            @inline(__always) func put(_ v: I8, _ offset: Int) {
+                                let at = offset + y * chromaWidth + x, end = offset + (y + 1) * chromaWidth
+                                store(select(clamp(v), load(at, end: end), changed), at, end: end)
+                            }
+                            put((c.cbR &* r &+ c.cbG &* g &+ c.cbB &* b &+ c.cOffset) &>> 16, cbOffset)
+                            put((c.crR &* r &+ c.crG &* g &+ c.crB &* b &+ c.cOffset) &>> 16, crOffset)
+                        }
+                    }
+                }
+                guard subsampled else { continue }
+                for x in xs { writeChroma(rows: rows, x: x) }
+            }
+        }
+
+        /// The 4:2:0 chroma blocks of pixels x…x + 7 in `rows`: each with a changed pixel from
+        /// its pixels' colours (as written, or as read where unchanged) averaged.
+        private func writeChroma(rows: Range<Int>, x: Int) {
+            let cy = rows.lowerBound >> 1
+            if rows.count == 2, x + 8 <= width {
+                let (i, j) = (x, s.stride + x)
+                let c0 = UnsafeRawPointer(s.changed + i).loadUnaligned(as: SIMD8<UInt8>.self)
+                let c1 = UnsafeRawPointer(s.changed + j).loadUnaligned(as: SIMD8<UInt8>.self)
+                let both = c0 | c1
+                let blocks = both.evenHalf | both.oddHalf
+                guard UnsafeRawPointer(s.changed + i).load(as: UInt64.self) | UnsafeRawPointer(s.changed + j).load(as: UInt64.self) != 0
+                else { return }
+                let w0 = UnsafeRawPointer(s.words + i).loadUnaligned(as: SIMD8<UInt32>.self)
+                let w1 = UnsafeRawPointer(s.words + j).loadUnaligned(as: SIMD8<UInt32>.self)
+                @inline(__always) func mean(_ shift: UInt32) -> SIMD4<Int32> {
+                    let sum = channel(w0, shift) &+ channel(w1, shift)
+                    return (sum.evenHalf &+ sum.oddHalf &+ 2) &>> 2
+                }
+                let (r, g, b) = (mean(0), mean(8), mean(16))
+                // −1 for a block with a changed pixel, else 0.
+                let mask = 0 &- SIMD4<Int32>(truncatingIfNeeded: blocks)
+                @inline(__always) func put(_ v: SIMD4<Int32>, _ offset: Int) {
+                    let v = ((v & ~(v &>> 31)) | ((255 &- v) &>> 31)) & 255
+                    let p = planes + offset + cy * chromaWidth + x / 2
+                    let old = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self))
+                    UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: (v & mask) | (old & ~mask)),
+                                                          as: SIMD4<UInt8>.self)
+                }
+                put((c.cbR &* r &+ c.cbG &* g &+ c.cbB &* b &+ c.cOffset) &>> 16, cbOffset)
+                put((c.crR &* r &+ c.crG &* g &+ c.crB &* b &+ c.cOffset) &>> 16, crOffset)
+                return
+            }
+            // A block at the frame's right or bottom edge: fewer pixels.
+            for cx in (x / 2)..<min(chromaWidth, x / 2 + 4) {
+                var (r, g, b, n, any) = (0, 0, 0, 0, false)
+                for y in rows {
+                    for px in (cx * 2)..<min(cx * 2 + 2, width) {
+                        let i = (y - rows.lowerBound) * s.stride + px
+                        any = any || s.changed[i] != 0
+                        let v = s.words[i]
+                        r += Int(v & 0xFF); g += Int(v >> 8 & 0xFF); b += Int(v >> 16 & 0xFF); n += 1
+                    }
+                }
+                guard any else { continue }
+                let (ar, ag, ab) = (Int32((r + n / 2) / n), Int32((g + n / 2) / n), Int32((b + n / 2) / n))
+                planes[cbOffset + cy * chromaWidth + cx] = UInt8(c.cb(ar, ag, ab))
+                planes[crOffset + cy * chromaWidth + cx] = UInt8(c.cr(ar, ag, ab))
+            }
         }
     }
 
-    @inline(__always) static func unpack(_ v: UInt32) -> SIMD4<Float> {
-        SIMD4(Float(v & 0xFF), Float(v >> 8 & 0xFF), Float(v >> 16 & 0xFF), 255)
-    }
-
-    /// To the nearest whole value, halves up (v is never negative).
-    @inline(__always) static func byte(_ v: Float) -> UInt32 { UInt32(min(max(v + 0.5, 0), 255)) }
-
-    /// `d` (premultiplied, 0…1) after a layer whose premultiplied source there is `s`
-    /// (L × k): the blends' W3C formulas, the effects on the straight colour.
-    @inline(__always) static func apply(_ op: PixelLayer.Op, _ d: SIMD4<Float>, _ s: SIMD4<Float>) -> SIMD4<Float> {
+    /// `d` (premultiplied, 0…1, eight pixels) after a layer whose premultiplied source there
+    /// is `s` (L × k): the blends' W3C formulas, the effects on the straight colour. A pixel
+    /// where s is 0 is left as it is.
+    @inline(__always) private static func apply(_ op: PixelLayer.Op, _ d: inout (F8, F8, F8, F8), _ s: (F8, F8, F8, F8)) {
         switch op {
-        case .over: return s + d * (1 - s.w)
-        case .erase: return d * (1 - s.w)
-        // For alpha too: s.a(1 − d.a) + d.a(1 − s.a) + s.a·d.a = s.a + d.a(1 − s.a).
-        case .multiply: return s * (1 - d.w) + d * (1 - s.w) + s * d
-        case .screen: return s + d - s * d
+        case .over:
+            let keep = 1 - s.3
+            d = (s.0 + d.0 * keep, s.1 + d.1 * keep, s.2 + d.2 * keep, s.3 + d.3 * keep)
+        case .erase:
+            let keep = 1 - s.3
+            d = (d.0 * keep, d.1 * keep, d.2 * keep, d.3 * keep)
+        case .multiply:
+            // For alpha too: s.a(1 − d.a) + d.a(1 − s.a) + s.a·d.a = s.a + d.a(1 − s.a).
+            let (ks, kd) = (1 - d.3, 1 - s.3)
+            d = (s.0 * ks + d.0 * kd + s.0 * d.0, s.1 * ks + d.1 * kd + s.1 * d.1, s.2 * ks + d.2 * kd + s.2 * d.2,
+                 s.3 * ks + d.3 * kd + s.3 * d.3)
+        case .screen:
+            d = (s.0 + d.0 - s.0 * d.0, s.1 + d.1 - s.1 * d.1, s.2 + d.2 - s.2 * d.2, s.3 + d.3 - s.3 * d.3)
         case .desaturate:
             // On the straight colour c = d.rgb / d.a, times d.a: linear in d.rgb.
-            let luma = 0.299 * d.x + 0.587 * d.y + 0.114 * d.z
-            return d + (SIMD4(luma, luma, luma, d.w) - d) * s.w
+            let luma = 0.299 * d.0 + 0.587 * d.1 + 0.114 * d.2
+            d = (d.0 + (luma - d.0) * s.3, d.1 + (luma - d.1) * s.3, d.2 + (luma - d.2) * s.3, d.3)
         case .lighten, .darken, .saturate:
-            guard d.w > 0, s.w > 0 else { return d }
-            let c = SIMD3(d.x, d.y, d.z) / d.w
-            let luma = 0.299 * c.x + 0.587 * c.y + 0.114 * c.z
-            let e: SIMD3<Float>
-            switch op {
-            case .lighten: e = 1 - (1 - c) * (1 - c)
-            case .darken: e = c * c
-            default:
-                e = (SIMD3(repeating: luma) + 2 * (c - luma)).clamped(lowerBound: SIMD3(repeating: 0),
-                                                                     upperBound: SIMD3(repeating: 1))
+            let live = (d.3 .> 0) .& (s.3 .> 0)
+            let alpha = d.3.replacing(with: 1, where: .!live)
+            let c = (d.0 / alpha, d.1 / alpha, d.2 / alpha)
+            let luma = 0.299 * c.0 + 0.587 * c.1 + 0.114 * c.2
+            @inline(__always) func e(_ c: F8) -> F8 {
+                switch op {
+                case .lighten: return 1 - (1 - c) * (1 - c)
+                case .darken: return c * c
+                default:
+                    let v = luma + 2 * (c - luma)
+                    return v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
+                }
             }
-            let r = (c + (e - c) * s.w) * d.w
-            return SIMD4(r.x, r.y, r.z, d.w)
+            @inline(__always) func adjusted(_ old: F8, _ c: F8) -> F8 {
+                ((c + (e(c) - c) * s.3) * d.3).replacing(with: old, where: .!live)
+            }
+            d = (adjusted(d.0, c.0), adjusted(d.1, c.1), adjusted(d.2, c.2), d.3)
         }
     }
 }

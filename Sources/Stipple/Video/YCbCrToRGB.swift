@@ -36,9 +36,11 @@ struct YCbCrToRGB {
         let half = SIMD8<Int32>(repeating: 1 << (Self.shift - 1))
         let t = (l &- black) &* y &+ half
         let (u, v) = (cb &- 128, cr &- 128)
-        let zero = SIMD8<Int32>(repeating: 0), top = SIMD8<Int32>(repeating: 255)
+        // Clamped to 0…255 by its bits: the standard library's pointwise min and max are
+        // calls, lane by lane.
         @inline(__always) func byte(_ x: SIMD8<Int32>) -> SIMD8<UInt32> {
-            SIMD8<UInt32>(truncatingIfNeeded: pointwiseMin(pointwiseMax(x &>> Self.shift, zero), top))
+            let v = x &>> Self.shift
+            return SIMD8<UInt32>(truncatingIfNeeded: ((v & ~(v &>> 31)) | ((255 &- v) &>> 31)) & 255)
         }
         return byte(t &+ v &* rCr) | byte(t &+ u &* gCb &+ v &* gCr) &<< 8 | byte(t &+ u &* bCb) &<< 16
             | SIMD8<UInt32>(repeating: 0xFF00_0000)
