@@ -102,6 +102,18 @@ extension BenchSuite {
         return total / Double(BenchSuite.floorSamples) * Double(frames)
     }
 
+    /// `bake` run over `frames` synthetic frames into /dev/null: its seconds.
+    func oneBake(_ bake: VideoBake, _ header: Y4MHeader, _ frames: Int) async throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let reader = try Y4MReader(descriptor: try SyntheticVideo(header: header, frames: frames).start(),
+                                   name: "synthetic", owns: true)
+        let writer = try Y4MWriter(descriptor: open("/dev/null", O_WRONLY), name: "/dev/null", header: header, owns: true)
+        let n = try await bake.run(reader: reader, writer: writer)
+        try writer.finish()
+        precondition(n == frames, "the bake read every frame")
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
     func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool,
                             _ renderer: Renderer) async throws -> (Timing, KeptSketch?, BakeTimings) {
         let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
@@ -111,14 +123,7 @@ extension BenchSuite {
         for _ in 0..<config.videoGoalReps {
             let bake = try VideoBake(scene: scene, header: header, renderer: renderer)
             bake.keepsSketch = keep
-            let start = DispatchTime.now().uptimeNanoseconds
-            let reader = try Y4MReader(descriptor: try SyntheticVideo(header: header, frames: frames).start(),
-                                       name: "synthetic", owns: true)
-            let writer = try Y4MWriter(descriptor: open("/dev/null", O_WRONLY), name: "/dev/null", header: header, owns: true)
-            let n = try await bake.run(reader: reader, writer: writer)
-            try writer.finish()
-            precondition(n == frames, "the bake read every frame")
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            samples.append(try await oneBake(bake, header, frames))
             kept = bake.lastKept
             steps = bake.timings
         }

@@ -24,16 +24,44 @@ struct ModeBake {
     let kept = ModeBakeTarget()
     let pixelLayers = PixelLayerCache()
     let compositor = PixelLayerCompositor()
+    /// The next frame's layers for the CPU, drawn while this frame is composed.
+    private let ahead = Ahead()
+
+    private final class Ahead: @unchecked Sendable {
+        var frame = 0, layers: [LayerID] = []
+        var task: Task<[PixelLayer]?, Error>?
+    }
 
     /// Draws `layers` (the script's shown at clock frame `n`, then any live strokes) over
     /// `frame` (decoded planes), in place. A "detect edges" layer keeps the reference it
     /// reads the first time its first stamp is drawn: from the frame it is born on.
-    func apply(frame n: Int, layers: [LayerID], to frame: inout Y4MFrame) async throws {
+    ///
+    /// `next`, when the caller knows it, is the next frame drawn and its layers: a frame
+    /// composed on the CPU has the GPU draw those layers meanwhile. (Never after a frame
+    /// drawn on the GPU: that frame's layers must not move on to the next frame before it.)
+    func apply(frame n: Int, layers: [LayerID], to frame: inout Y4MFrame, next: (Int, [LayerID])? = nil) async throws {
         let (w, h) = (frame.header.width, frame.header.height)
-        if composesOnCPU, let layers = try await renderer.pixelLayers(layers, frame: n, settings: settings, width: w,
-                                                                       height: h, cache: pixelLayers) {
-            compositor.apply(layers, to: &frame, conversion)
-            return
+        if composesOnCPU {
+            let drawn: [PixelLayer]?
+            if let task = ahead.task, ahead.frame == n, ahead.layers == layers {
+                ahead.task = nil
+                drawn = try await task.value
+            } else {
+                try await finishAhead()
+                drawn = try await renderer.pixelLayers(layers, frame: n, settings: settings, width: w, height: h,
+                                                       cache: pixelLayers)
+            }
+            if let drawn {
+                if let (f, ids) = next {
+                    let (renderer, settings, cache) = (self.renderer, self.settings, self.pixelLayers)
+                    (ahead.frame, ahead.layers) = (f, ids)
+                    ahead.task = Task {
+                        try await renderer.pixelLayers(ids, frame: f, settings: settings, width: w, height: h, cache: cache)
+                    }
+                }
+                compositor.apply(drawn, to: &frame, conversion)
+                return
+            }
         }
         let boxes = wholeFrames ? [PixelBox(x0: 0, y0: 0, x1: w, y1: h)]
             : try await renderer.modeBakeBoxes(layers, width: w, height: h, frame: n, effects: settings.effects)
@@ -49,8 +77,16 @@ struct ModeBake {
 
     /// Frees the renderer's target once the bake is over.
     func finish() async {
+        try? await finishAhead()
         await renderer.release(kept)
         await renderer.release(pixelLayers)
+    }
+
+    /// Waits for layers drawn ahead for a frame that did not come.
+    private func finishAhead() async throws {
+        guard let task = ahead.task else { return }
+        ahead.task = nil
+        _ = try await task.value
     }
 
     /// Lays `drawn` (premultiplied, the box's bottom row first) over `video` (the box's

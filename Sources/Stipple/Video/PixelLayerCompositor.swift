@@ -9,7 +9,7 @@ import Foundation
 /// whose colour comes out as read keeps its samples exactly as read.
 ///
 /// The frame is visited a chroma row at a time (two luma rows for 4:2:0), eight pixels at a
-/// time, and only in the 32-pixel chunks of a row that a layer's drawing reaches; each band
+/// time, and only in the groups of eight pixels of a row that a layer's drawing reaches; each band
 /// of rows is its own work, on its own core.
 final class PixelLayerCompositor: @unchecked Sendable {
     private var scratch: [Scratch] = []
@@ -49,13 +49,13 @@ final class PixelLayerCompositor: @unchecked Sendable {
     /// One band's two working rows, each `stride` pixels (the frame's width rounded up to
     /// eight): each pixel's colour as drawn so far (premultiplied, 0…1, a plane a channel),
     /// its colour as read and later as written (RGBA8 as a little-endian word), whether it
-    /// changed; and each 32-pixel chunk of the rows that a layer reached (1) or not (0).
+    /// changed; and each group of eight pixels of the rows that a layer reached (1) or not (0).
     private final class Scratch: @unchecked Sendable {
         let width: Int, stride: Int
         let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>
         let b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>
         let words: UnsafeMutablePointer<UInt32>, changed: UnsafeMutablePointer<UInt8>
-        let chunks: UnsafeMutablePointer<UInt8>
+        let groups: UnsafeMutablePointer<UInt8>
 
         init(width: Int) {
             self.width = width
@@ -68,12 +68,12 @@ final class PixelLayerCompositor: @unchecked Sendable {
             (r, g, b, a) = (make(0, 2 * stride), make(0, 2 * stride), make(0, 2 * stride), make(0, 2 * stride))
             words = make(0, 2 * stride)
             changed = make(0, 2 * stride)
-            chunks = make(0, (width + 31) / 32)
+            groups = make(0, (width + 7) / 8)
         }
 
         deinit {
             for p in [r, g, b, a] { p.deallocate() }
-            words.deallocate(); changed.deallocate(); chunks.deallocate()
+            words.deallocate(); changed.deallocate(); groups.deallocate()
         }
     }
 
@@ -146,7 +146,7 @@ final class PixelLayerCompositor: @unchecked Sendable {
         }
 
         func draw(_ layers: [PixelLayer], rows: Range<Int>) {
-            // The chunks any layer reaches in these rows.
+            // The groups any layer reaches in these rows.
             var (lo, hi) = (Int.max, -1)
             for n in layers.indices where layers[n].box.y0 < rows.upperBound && layers[n].box.y1 > rows.lowerBound {
                 let box = layers[n].box
@@ -155,24 +155,22 @@ final class PixelLayerCompositor: @unchecked Sendable {
                         let r = box.y1 - 1 - y
                         let (a, b) = (box.x0 + Int(spans[2 * r]), box.x0 + Int(spans[2 * r + 1]))
                         guard a < b else { continue }
-                        for chunk in (a >> 5)...((b - 1) >> 5) { s.chunks[chunk] = 1 }
-                        (lo, hi) = (min(lo, a >> 5), max(hi, (b - 1) >> 5))
+                        for group in (a >> 3)...((b - 1) >> 3) { s.groups[group] = 1 }
+                        (lo, hi) = (min(lo, a >> 3), max(hi, (b - 1) >> 3))
                     }
                 }
             }
             guard lo <= hi else { return }
             // Their pixels as read.
-            for chunk in lo...hi where s.chunks[chunk] != 0 {
+            for group in lo...hi where s.groups[group] != 0 {
+                let x = group << 3
                 for y in rows {
-                    let row = (y - rows.lowerBound) * s.stride, cy = subsampled ? y >> 1 : y
-                    for x in Swift.stride(from: chunk << 5, to: min(width, (chunk + 1) << 5), by: 8) {
-                        let w = rgb.pixels(load(yOffset + y * width + x, end: yOffset + (y + 1) * width),
-                                           chroma(cbOffset, x, cy), chroma(crOffset, x, cy))
-                        let i = row + x
-                        UnsafeMutableRawPointer(s.words + i).storeBytes(of: w, as: SIMD8<UInt32>.self)
-                        put(float(channel(w, 0)) / 255, s.r, i); put(float(channel(w, 8)) / 255, s.g, i)
-                        put(float(channel(w, 16)) / 255, s.b, i); put(F8(repeating: 1), s.a, i)
-                    }
+                    let i = (y - rows.lowerBound) * s.stride + x, cy = subsampled ? y >> 1 : y
+                    let w = rgb.pixels(load(yOffset + y * width + x, end: yOffset + (y + 1) * width),
+                                       chroma(cbOffset, x, cy), chroma(crOffset, x, cy))
+                    UnsafeMutableRawPointer(s.words + i).storeBytes(of: w, as: SIMD8<UInt32>.self)
+                    put(float(channel(w, 0)) / 255, s.r, i); put(float(channel(w, 8)) / 255, s.g, i)
+                    put(float(channel(w, 16)) / 255, s.b, i); put(F8(repeating: 1), s.a, i)
                 }
             }
             // Each layer along its spans.
@@ -205,7 +203,7 @@ final class PixelLayerCompositor: @unchecked Sendable {
                 }
             }
             write(rows: rows, lo: lo, hi: hi)
-            (s.chunks + lo).update(repeating: 0, count: hi - lo + 1)
+            (s.groups + lo).update(repeating: 0, count: hi - lo + 1)
         }
 
         /// Applies a layer along columns `xs` of the working row from `row`, eight pixels at a
@@ -242,20 +240,22 @@ final class PixelLayerCompositor: @unchecked Sendable {
             UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: F8.self)
         }
 
-        /// Lays the reached chunks' colours over their colours as read and writes the samples
+        /// Lays the reached groups' colours over their colours as read and writes the samples
         /// that change.
         private func write(rows: Range<Int>, lo: Int, hi: Int) {
-            for chunk in lo...hi where s.chunks[chunk] != 0 {
-                let xs = Swift.stride(from: chunk << 5, to: min(width, (chunk + 1) << 5), by: 8)
+            for group in lo...hi where s.groups[group] != 0 {
+                let x = group << 3
                 for y in rows {
                     let row = (y - rows.lowerBound) * s.stride
-                    for x in xs {
+                    pixels: do {
                         let i = row + x
                         let w = UnsafeRawPointer(s.words + i).loadUnaligned(as: SIMD8<UInt32>.self)
                         let (vr, vg, vb) = (channel(w, 0), channel(w, 8), channel(w, 16))
                         let keep = 1 - get(s.a, i)
+                        // No clamp: premultiplied colour over an opaque one stays within 0…255 (a
+                        // rounding error far below half a unit either side).
                         @inline(__always) func out(_ d: F8, _ v: I8) -> I8 {
-                            clamp(PixelLayerCompositor.rounded(d * 255 + PixelLayerCompositor.float(v) * keep))
+                            PixelLayerCompositor.rounded(d * 255 + PixelLayerCompositor.float(v) * keep)
                         }
                         let (r, g, b) = (out(get(s.r, i), vr), out(get(s.g, i), vg), out(get(s.b, i), vb))
                         // −1 where the colour changed, else 0.
@@ -263,11 +263,12 @@ final class PixelLayerCompositor: @unchecked Sendable {
                         let changed = (diff | (0 &- diff)) &>> 31
                         UnsafeMutableRawPointer(s.changed + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: changed & 1),
                                                                           as: SIMD8<UInt8>.self)
-                        guard UnsafeRawPointer(s.changed + i).load(as: UInt64.self) != 0 else { continue }
+                        guard UnsafeRawPointer(s.changed + i).load(as: UInt64.self) != 0 else { break pixels }
                         let word = SIMD8<UInt32>(truncatingIfNeeded: r | g &<< 8 | b &<< 16) | 0xFF00_0000
                         UnsafeMutableRawPointer(s.words + i).storeBytes(of: word, as: SIMD8<UInt32>.self)
                         let lumaAt = yOffset + y * width + x, lumaEnd = yOffset + (y + 1) * width
-                        let luma = clamp((c.yR &* r &+ c.yG &* g &+ c.yB &* b &+ c.yOffset) &>> 16)
+                        // Luma's weights sum to its range: no clamp.
+                        let luma = (c.yR &* r &+ c.yG &* g &+ c.yB &* b &+ c.yOffset) &>> 16
                         store(select(luma, load(lumaAt, end: lumaEnd), changed), lumaAt, end: lumaEnd)
                         if !subsampled {
                             @inline(__always) func put(_ v: I8, _ offset: Int) {
@@ -279,8 +280,7 @@ final class PixelLayerCompositor: @unchecked Sendable {
                         }
                     }
                 }
-                guard subsampled else { continue }
-                for x in xs { writeChroma(rows: rows, x: x) }
+                if subsampled { writeChroma(rows: rows, x: x) }
             }
         }
 

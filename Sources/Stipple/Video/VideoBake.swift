@@ -187,7 +187,11 @@ public final class VideoBake {
                     // Stroke layers read the frame: the shown entries and live strokes drawn over it.
                     let live = try await extraLayers?(n) ?? LiveFrame()
                     let state = scene.state(atFrame: n, live: live)
-                    try await modes.apply(frame: state.clockFrame, layers: state.shown(layers + live.layers), to: &frame)
+                    // Without live events, the next frame's layers are known now.
+                    let ahead = extraLayers == nil && n < last ? scene.state(atFrame: n + 1) : nil
+                    let next = ahead.map { ($0.clockFrame, $0.shown(layers)) }
+                    try await modes.apply(frame: state.clockFrame, layers: state.shown(layers + live.layers), to: &frame,
+                                          next: next)
                 }
                 switch sketched {
                 case let .changed(update) where update.direct:
