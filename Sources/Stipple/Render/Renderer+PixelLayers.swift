@@ -119,15 +119,20 @@ struct PixelLayer: Sendable {
 
 extension Renderer {
     /// The layers `ids` at `frame` on a `width` × `height` canvas, in order, for the CPU to
-    /// compose; nil when one of them does not act pixel by pixel, or their drawings would
-    /// take more than `PixelLayerCache.budget` (the frame is then drawn on the GPU). A layer
-    /// with nothing on the canvas is left out.
+    /// compose; nil when one with live stamps does not act pixel by pixel, or their drawings
+    /// would take more than `PixelLayerCache.budget` (the frame is then drawn on the GPU). A
+    /// layer with nothing live, or nothing on the canvas, is left out.
     func pixelLayers(_ ids: [LayerID], frame: Int, settings: RenderSettings, width: Int, height: Int,
                      cache: PixelLayerCache) throws -> [PixelLayer]? {
-        let chosen = try resolve(ids, frame: frame, effects: settings.effects)
+        let f = Float(frame), effects = settings.effects
+        var (ids, chosen) = (ids, try resolve(ids, frame: frame, effects: settings.effects))
+        // A layer with nothing live now draws nothing, whatever its mode: left out.
+        let drawing = chosen.map { layer in
+            layer.stamps[layer.window(at: f, effects: effects)].contains { effects.isLive(age: $0.age + f) }
+        }
+        (ids, chosen) = (zip(ids, drawing).filter(\.1).map(\.0), zip(chosen, drawing).filter(\.1).map(\.0))
         let ops = chosen.map { PixelLayer.op($0.mode) }
         guard !ops.contains(where: { $0 == nil }) else { return nil }
-        let f = Float(frame), effects = settings.effects
         let side = info.maxCanvasSide
         struct Job {
             let id: LayerID, layer: StampLayer, window: Range<Int>, frame: Float?

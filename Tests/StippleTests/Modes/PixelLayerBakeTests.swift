@@ -14,7 +14,8 @@ final class PixelLayerBakeTests: XCTestCase {
     ]
 
     /// Strokes of every per-pixel mode (and plain ones), born across the video.
-    private func script(seed: UInt64, maxAge: Int, sessions: Bool, width: Int, height: Int) -> String {
+    /// `blurred`: a soften stroke born half a second in, which only the GPU passes draw.
+    private func script(seed: UInt64, maxAge: Int, sessions: Bool, width: Int, height: Int, blurred: Bool = false) -> String {
         var rng = SplitMix64(seed: seed)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let (w, h) = (Double(width), Double(height))
@@ -27,6 +28,9 @@ final class PixelLayerBakeTests: XCTestCase {
                                 96 + Int(unit() * 159))
             let mode = PixelLayerBakeTests.modes[(i + Int(seed)) % PixelLayerBakeTests.modes.count]
             return #"{ "brush": "\#(i % 2 == 0 ? "soft" : "hard")", \#(mode)"color": "\#(colour)", "radius": \#(3 + unit() * 9), "points": [\#(samples.joined(separator: ", "))] }"#
+        }
+        if blurred {
+            draw.insert(#"{ "brush": "soft", "effect": "soften", "radius": 9, "points": [{ "x": \#(w / 3), "y": \#(h / 2), "t": 0.5 }, { "x": \#(w / 2), "y": \#(h / 3), "t": 0.6 }] }"#, at: 5)
         }
         if sessions {
             draw.append(#"{ "undo": 2, "t": 0.8 }"#)
@@ -77,19 +81,20 @@ final class PixelLayerBakeTests: XCTestCase {
 
     func testTheCPUAgreesWithTheGPUPasses() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "pixel-layers")
-        let cases: [(UInt64, Int, Bool, Int, Int, Bool)] = [
-            // seed, maxAge, session entries, width, height, 4:4:4
-            (1, 0, false, 96, 64, false), (2, 18, false, 96, 64, false), (3, 0, true, 203, 121, false),
-            (4, 12, true, 131, 77, true), (5, 0, false, 131, 77, true), (6, 0, true, 160, 90, false),
+        let cases: [(UInt64, Int, Bool, Int, Int, Bool, Bool)] = [
+            // seed, maxAge, session entries, width, height, 4:4:4, a soften stroke from frame 15
+            (1, 0, false, 96, 64, false, false), (2, 18, false, 96, 64, false, false), (3, 0, true, 203, 121, false, false),
+            (4, 12, true, 131, 77, true, false), (5, 0, false, 131, 77, true, false), (6, 0, true, 160, 90, false, false),
+            (7, 0, false, 120, 80, false, true), (8, 10, true, 120, 80, false, true),
         ]
         var worst = 0
-        for (seed, maxAge, sessions, w, h, full444) in cases {
+        for (seed, maxAge, sessions, w, h, full444, blurred) in cases {
             let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1,
                                    chroma: full444 ? .yuv444 : .yuv420(tag: "420jpeg"))
             let input = dir.appendingPathComponent("in\(seed).y4m").path
             try video(input, header, frames: 48)
             let path = dir.appendingPathComponent("s\(seed).json").path
-            try script(seed: seed, maxAge: maxAge, sessions: sessions, width: w, height: h)
+            try script(seed: seed, maxAge: maxAge, sessions: sessions, width: w, height: h, blurred: blurred)
                 .write(toFile: path, atomically: true, encoding: .utf8)
             let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
             let cpu = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("c\(seed).y4m").path,
@@ -97,8 +102,14 @@ final class PixelLayerBakeTests: XCTestCase {
             let gpu = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("g\(seed).y4m").path,
                                      onCPU: false)
             let read = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
-            let label = "seed \(seed), maxAge \(maxAge), sessions \(sessions), \(w)×\(h)"
-            XCTAssertEqual(cpu.composed, 48, "every frame composed on the CPU: \(label)")
+            let label = "seed \(seed), maxAge \(maxAge), sessions \(sessions), \(w)×\(h), blurred \(blurred)"
+            if blurred {
+                // The frames the soften stroke shows in are drawn on the GPU, the others not.
+                // (From its birth at frame 15 to its last stamp's death, 10 frames after frame 18.)
+                if maxAge == 0 { XCTAssertEqual(cpu.composed, 15, label) } else { XCTAssert((30...40).contains(cpu.composed), label) }
+            } else {
+                XCTAssertEqual(cpu.composed, 48, "every frame composed on the CPU: \(label)")
+            }
             XCTAssertEqual(gpu.composed, 0, label)
             XCTAssertEqual(cpu.bytes.count, gpu.bytes.count, label)
             XCTAssertNotEqual(cpu.bytes, read, "the strokes changed the video: \(label)")
@@ -121,19 +132,21 @@ final class PixelLayerBakeTests: XCTestCase {
         let header = Y4MHeader(width: 120, height: 72, rateNumerator: 30, rateDenominator: 1)
         let input = dir.appendingPathComponent("in.y4m").path
         try video(input, header, frames: 40)
-        for (seed, maxAge) in [(UInt64(11), 0), (12, 15)] {
+        // The third from frames composed on the CPU to frames drawn on the GPU.
+        for (seed, maxAge, blurred) in [(UInt64(11), 0, false), (12, 15, false), (13, 0, true)] {
             let path = dir.appendingPathComponent("s\(seed).json").path
-            try script(seed: seed, maxAge: maxAge, sessions: true, width: 120, height: 72)
+            try script(seed: seed, maxAge: maxAge, sessions: true, width: 120, height: 72, blurred: blurred)
                 .write(toFile: path, atomically: true, encoding: .utf8)
             let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
             let whole = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("w.y4m").path,
                                        onCPU: true)
+            let range = blurred ? 10...20 : 17...25
             let part = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("p.y4m").path,
-                                      onCPU: true, frames: 17...25)
-            XCTAssertEqual(part.composed, 9)
+                                      onCPU: true, frames: range)
+            XCTAssertEqual(part.composed, blurred ? 5 : 9)
             let headerBytes = whole.bytes.firstIndex(of: 0x0A)! + 1
             let frameBytes = 6 + header.width * header.height + 2 * header.chromaSize
-            let expected = whole.bytes[(headerBytes + 17 * frameBytes)..<(headerBytes + 26 * frameBytes)]
+            let expected = whole.bytes[(headerBytes + range.lowerBound * frameBytes)..<(headerBytes + (range.upperBound + 1) * frameBytes)]
             XCTAssertEqual(Array(part.bytes[headerBytes...]), Array(expected), "maxAge \(maxAge)")
         }
     }
