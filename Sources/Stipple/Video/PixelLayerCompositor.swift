@@ -218,7 +218,7 @@ final class PixelLayerCompositor: @unchecked Sendable {
                 }
                 let i = row + x
                 var d = (get(s.r, i), get(s.g, i), get(s.b, i), get(s.a, i))
-                PixelLayerCompositor.apply(op, &d, op.readsColour ? (at(0), at(1), at(2), at(3)) : (.zero, .zero, .zero, at(3)))
+                op.apply(&d, op.readsColour ? (at(0), at(1), at(2), at(3)) : (.zero, .zero, .zero, at(3)))
                 put(d.0, s.r, i); put(d.1, s.g, i); put(d.2, s.b, i)
                 if op.changesAlpha { put(d.3, s.a, i) }
             }
@@ -332,49 +332,6 @@ final class PixelLayerCompositor: @unchecked Sendable {
                 planes[cbOffset + cy * chromaWidth + cx] = UInt8(c.cb(ar, ag, ab))
                 planes[crOffset + cy * chromaWidth + cx] = UInt8(c.cr(ar, ag, ab))
             }
-        }
-    }
-
-    /// `d` (premultiplied, 0…1, eight pixels) after a layer whose premultiplied source there
-    /// is `s` (L × k): the blends' W3C formulas, the effects on the straight colour. A pixel
-    /// where s is 0 is left as it is.
-    @inline(__always) private static func apply(_ op: PixelLayer.Op, _ d: inout (F8, F8, F8, F8), _ s: (F8, F8, F8, F8)) {
-        switch op {
-        case .over:
-            let keep = 1 - s.3
-            d = (s.0 + d.0 * keep, s.1 + d.1 * keep, s.2 + d.2 * keep, s.3 + d.3 * keep)
-        case .erase:
-            let keep = 1 - s.3
-            d = (d.0 * keep, d.1 * keep, d.2 * keep, d.3 * keep)
-        case .multiply:
-            // For alpha too: s.a(1 − d.a) + d.a(1 − s.a) + s.a·d.a = s.a + d.a(1 − s.a).
-            let (ks, kd) = (1 - d.3, 1 - s.3)
-            d = (s.0 * ks + d.0 * kd + s.0 * d.0, s.1 * ks + d.1 * kd + s.1 * d.1, s.2 * ks + d.2 * kd + s.2 * d.2,
-                 s.3 * ks + d.3 * kd + s.3 * d.3)
-        case .screen:
-            d = (s.0 + d.0 - s.0 * d.0, s.1 + d.1 - s.1 * d.1, s.2 + d.2 - s.2 * d.2, s.3 + d.3 - s.3 * d.3)
-        case .desaturate:
-            // On the straight colour c = d.rgb / d.a, times d.a: linear in d.rgb.
-            let luma = 0.299 * d.0 + 0.587 * d.1 + 0.114 * d.2
-            d = (d.0 + (luma - d.0) * s.3, d.1 + (luma - d.1) * s.3, d.2 + (luma - d.2) * s.3, d.3)
-        case .lighten, .darken, .saturate:
-            let live = (d.3 .> 0) .& (s.3 .> 0)
-            let alpha = d.3.replacing(with: 1, where: .!live)
-            let c = (d.0 / alpha, d.1 / alpha, d.2 / alpha)
-            let luma = 0.299 * c.0 + 0.587 * c.1 + 0.114 * c.2
-            @inline(__always) func e(_ c: F8) -> F8 {
-                switch op {
-                case .lighten: return 1 - (1 - c) * (1 - c)
-                case .darken: return c * c
-                default:
-                    let v = luma + 2 * (c - luma)
-                    return v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
-                }
-            }
-            @inline(__always) func adjusted(_ old: F8, _ c: F8) -> F8 {
-                ((c + (e(c) - c) * s.3) * d.3).replacing(with: old, where: .!live)
-            }
-            d = (adjusted(d.0, c.0), adjusted(d.1, c.1), adjusted(d.2, c.2), d.3)
         }
     }
 }
