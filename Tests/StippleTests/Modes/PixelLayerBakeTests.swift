@@ -67,9 +67,12 @@ final class PixelLayerBakeTests: XCTestCase {
         try writer.finish()
     }
 
+    /// `full`: BT.601 in full range, where the defaults are BT.709 (or BT.601 below 720 rows)
+    /// in limited range.
     private func bake(_ script: Script, _ header: Y4MHeader, input: String, output: String, onCPU: Bool,
-                      frames: ClosedRange<Int>? = nil) async throws -> (bytes: [UInt8], composed: Int) {
-        let bake = try VideoBake(scene: try Scene(script: script), header: header, renderer: try Renderer())
+                      frames: ClosedRange<Int>? = nil, full: Bool = false) async throws -> (bytes: [UInt8], composed: Int) {
+        let bake = try VideoBake(scene: try Scene(script: script), header: header, renderer: try Renderer(),
+                                 matrix: full ? .bt601 : nil, range: full ? .full : nil)
         bake.composesOnCPU = onCPU
         let reader = try Y4MReader(path: input)
         if let frames { try reader.skip(frames.lowerBound) }
@@ -97,12 +100,13 @@ final class PixelLayerBakeTests: XCTestCase {
             try script(seed: seed, maxAge: maxAge, sessions: sessions, width: w, height: h, blurred: blurred)
                 .write(toFile: path, atomically: true, encoding: .utf8)
             let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
+            let full = seed % 3 == 0
             let cpu = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("c\(seed).y4m").path,
-                                     onCPU: true)
+                                     onCPU: true, full: full)
             let gpu = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("g\(seed).y4m").path,
-                                     onCPU: false)
+                                     onCPU: false, full: full)
             let read = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
-            let label = "seed \(seed), maxAge \(maxAge), sessions \(sessions), \(w)×\(h), blurred \(blurred)"
+            let label = "seed \(seed), maxAge \(maxAge), sessions \(sessions), \(w)×\(h), blurred \(blurred), full range \(full)"
             if blurred {
                 // The frames the soften stroke shows in are drawn on the GPU, the others not.
                 // (From its birth at frame 15 to its last stamp's death, 10 frames after frame 18.)
