@@ -29,13 +29,14 @@ package final class PixelLayerCache: @unchecked Sendable {
     }
     fileprivate var entries: [LayerID: Entry] = [:]
     fileprivate var sheet: Framebuffer?
-    /// How many layers the last frame drew on the GPU (the tests check a growing stroke is
-    /// drawn again, not kept stale).
-    package fileprivate(set) var lastDrawn = 0
     package init() {}
 
-    /// The most bytes a frame's layers may hold here: past it the frame is drawn on the GPU.
+    /// The most bytes a frame's layers may hold here (their pixels, and again as planes):
+    /// past it the frame is drawn on the GPU.
     static let budget = 64 << 20
+
+    /// The bytes an entry of a `box` holds.
+    static func bytes(_ box: PixelBox) -> Int { box.height * (box.width * 8 + 4 * 2 * PixelLayer.pad) }
 }
 
 extension Renderer {
@@ -71,7 +72,7 @@ extension Renderer {
             let known = cache.entries[id]
             if let known, known.window == w, known.frame == key {
                 entries[id] = known
-                bytes += known.pixels.count
+                bytes += PixelLayerCache.bytes(known.box)
                 continue
             }
             // A layer that only grows draws its new stamps over what it held.
@@ -83,7 +84,7 @@ extension Renderer {
                 if let b = effects.pixelBox(of: s, age: s.age + f) { box = box.union(b) }
             }
             box = box.clipped(width: width, height: height)
-            bytes += box.width * box.height * 4
+            bytes += PixelLayerCache.bytes(box)
             // Room on a sheet, its band (at most half the largest point) and rounding included.
             guard bytes <= PixelLayerCache.budget, box.width <= side.width - 384, box.height <= side.height - 640 else {
                 return nil
@@ -99,7 +100,6 @@ extension Renderer {
         for job in jobs where job.box.isEmpty {
             entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: [])
         }
-        cache.lastDrawn = jobs.count
         // Layers no longer shown are forgotten; one shown again is drawn again.
         cache.entries = entries
         return zip(ids, ops).compactMap { id, op in
@@ -135,16 +135,19 @@ extension Renderer {
             let sheet = try device.beginSheet(cache.sheet, width: width, height: rows, band: band)
             cache.sheet = sheet
             var row = 0, placed: [Int] = []
-            for i in start..<end {
-                let (_, _, _, old, box) = jobs[i]
-                device.placeOnSheet(sheet, box: box, row: row, old: old)
-                plan.reset(settings: settings, ageOffset: f)
-                planner.planImmediate([batches[i]], into: &plan)
-                try device.draw(plan, layers: [], into: sheet, scissored: true)
-                placed.append(row)
-                row += box.height
+            do {
+                // The scissor each placement sets is turned off however the drawing ends.
+                defer { device.endSheetDraw() }
+                for i in start..<end {
+                    let (_, _, _, old, box) = jobs[i]
+                    device.placeOnSheet(sheet, box: box, row: row, old: old)
+                    plan.reset(settings: settings, ageOffset: f)
+                    planner.planImmediate([batches[i]], into: &plan)
+                    try device.draw(plan, layers: [], into: sheet, scissored: true)
+                    placed.append(row)
+                    row += box.height
+                }
             }
-            device.endSheetDraw()
             for (i, row) in zip(start..<end, placed) {
                 done(jobs[i].0, try device.readSheet(sheet, box: jobs[i].4, row: row))
             }
