@@ -29,11 +29,12 @@ package final class PixelLayerCache: @unchecked Sendable {
     }
     fileprivate var entries: [LayerID: Entry] = [:]
     fileprivate var sheet: Framebuffer?
-    package init() {}
-
     /// The most bytes a frame's layers may hold here (their pixels, and again as planes):
     /// past it the frame is drawn on the GPU.
-    static let budget = 64 << 20
+    let budget: Int
+    static let defaultBudget = 64 << 20
+
+    package init(budget: Int = PixelLayerCache.defaultBudget) { self.budget = budget }
 
     /// The bytes an entry of a `box` holds.
     static func bytes(_ box: PixelBox) -> Int { box.height * (box.width * 8 + 4 * 2 * PixelLayer.pad) }
@@ -42,7 +43,7 @@ package final class PixelLayerCache: @unchecked Sendable {
 extension Renderer {
     /// The layers `ids` at `frame` on a `width` × `height` canvas, in order, for the CPU to
     /// compose; nil when one with live stamps does not act pixel by pixel, or their drawings
-    /// would take more than `PixelLayerCache.budget` (the frame is then drawn on the GPU). A
+    /// would take more than the cache's `budget` (the frame is then drawn on the GPU). A
     /// layer with nothing live, or nothing on the canvas, is left out.
     func pixelLayers(_ ids: [LayerID], frame: Int, settings: RenderSettings, width: Int, height: Int,
                      cache: PixelLayerCache) throws -> [PixelLayer]? {
@@ -86,7 +87,7 @@ extension Renderer {
             box = box.clipped(width: width, height: height)
             bytes += PixelLayerCache.bytes(box)
             // Room on a sheet, its band (at most half the largest point) and rounding included.
-            guard bytes <= PixelLayerCache.budget, box.width <= side.width - 384, box.height <= side.height - 640 else {
+            guard bytes <= cache.budget, box.width <= side.width - 384, box.height <= side.height - 640 else {
                 return nil
             }
             jobs.append(Job(id: id, layer: layer, window: w, frame: key, from: from, old: old, box: box))

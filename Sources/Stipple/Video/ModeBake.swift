@@ -22,7 +22,7 @@ struct ModeBake {
     /// agree within the 2 units of the modes' accuracy, not to the byte.
     var composesOnCPU = true
     let kept = ModeBakeTarget()
-    let pixelLayers = PixelLayerCache()
+    var pixelLayers = PixelLayerCache()
     let compositor = PixelLayerCompositor()
     /// The next frame's layers for the CPU, drawn while this frame is composed.
     private let ahead = Ahead()

@@ -92,6 +92,9 @@ public final class VideoBake {
     /// Compose a frame whose stroke layers all act pixel by pixel on the CPU (the default);
     /// off, its passes run on the GPU. The two agree within the modes' 2 units.
     package var composesOnCPU = true
+    /// The most bytes of stroke layers' drawings a frame composed on the CPU may keep; a
+    /// frame whose layers need more is drawn on the GPU.
+    package var pixelLayerBudget = PixelLayerCache.defaultBudget
     /// How many frames of the last `run` were composed on the CPU that way.
     package private(set) var framesComposedOnCPU = 0
     /// The last `run`'s kept sketch: how much it drew again (the benchmark reports it).
@@ -125,7 +128,7 @@ public final class VideoBake {
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
         let modes = scene.hasStrokeLayers
             ? ModeBake(renderer: renderer, conversion: conversion, settings: settings, wholeFrames: !keepsSketch,
-                       composesOnCPU: composesOnCPU) : nil
+                       composesOnCPU: composesOnCPU, pixelLayers: PixelLayerCache(budget: pixelLayerBudget)) : nil
         if first > readerAt {
             // A "detect edges" stroke born before the first frame baked takes its reference from
             // the frame it is born on (or first drawn on, when an undo hides it then), as the

@@ -70,10 +70,12 @@ final class PixelLayerBakeTests: XCTestCase {
     /// `full`: BT.601 in full range, where the defaults are BT.709 (or BT.601 below 720 rows)
     /// in limited range.
     private func bake(_ script: Script, _ header: Y4MHeader, input: String, output: String, onCPU: Bool,
-                      frames: ClosedRange<Int>? = nil, full: Bool = false) async throws -> (bytes: [UInt8], composed: Int) {
+                      frames: ClosedRange<Int>? = nil, full: Bool = false,
+                      budget: Int? = nil) async throws -> (bytes: [UInt8], composed: Int) {
         let bake = try VideoBake(scene: try Scene(script: script), header: header, renderer: try Renderer(),
                                  matrix: full ? .bt601 : nil, range: full ? .full : nil)
         bake.composesOnCPU = onCPU
+        if let budget { bake.pixelLayerBudget = budget }
         let reader = try Y4MReader(path: input)
         if let frames { try reader.skip(frames.lowerBound) }
         let writer = try Y4MWriter(path: output, header: header)
@@ -153,5 +155,35 @@ final class PixelLayerBakeTests: XCTestCase {
             let expected = whole.bytes[(headerBytes + range.lowerBound * frameBytes)..<(headerBytes + (range.upperBound + 1) * frameBytes)]
             XCTAssertEqual(Array(part.bytes[headerBytes...]), Array(expected), "maxAge \(maxAge)")
         }
+    }
+
+    /// A frame whose layers' drawings would pass the budget goes to the GPU passes: a bake
+    /// whose strokes pile up moves from the CPU to the GPU part way, agrees with the GPU-only
+    /// bake, and a part across the move is the whole bake's frames.
+    func testAFrameOverTheBudgetIsDrawnOnTheGPU() async throws {
+        let dir = try TestSupport.temporaryDirectory(self, "pixel-layers-budget")
+        let header = Y4MHeader(width: 120, height: 72, rateNumerator: 30, rateDenominator: 1)
+        let input = dir.appendingPathComponent("in.y4m").path
+        try video(input, header, frames: 40)
+        let path = dir.appendingPathComponent("s.json").path
+        try script(seed: 21, maxAge: 0, sessions: false, width: 120, height: 72).write(toFile: path, atomically: true,
+                                                                                    encoding: .utf8)
+        let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
+        let budget = 60_000
+        let whole = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("w.y4m").path,
+                                   onCPU: true, budget: budget)
+        let gpu = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("g.y4m").path,
+                                 onCPU: false)
+        XCTAssert((1..<39).contains(whole.composed), "composed \(whole.composed) of 40: some frames each way")
+        let worst = zip(whole.bytes, gpu.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        XCTAssertLessThanOrEqual(worst, 4)
+        let range = (whole.composed - 3)...(whole.composed + 3)
+        let part = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("p.y4m").path,
+                                  onCPU: true, frames: range, budget: budget)
+        XCTAssertEqual(part.composed, 3, "the frames before the move")
+        let headerBytes = whole.bytes.firstIndex(of: 0x0A)! + 1
+        let frameBytes = 6 + header.width * header.height + 2 * header.chromaSize
+        XCTAssertEqual(Array(part.bytes[headerBytes...]),
+                       Array(whole.bytes[(headerBytes + range.lowerBound * frameBytes)..<(headerBytes + (range.upperBound + 1) * frameBytes)]))
     }
 }
