@@ -13,31 +13,40 @@ package final class PixelLayerCache: @unchecked Sendable {
         /// on it (nil for a layer whose stamps never age and are born in order).
         var window: Range<Int>
         var frame: Float?
-        /// The drawing's box on the canvas (clipped to it) and its pixels, premultiplied
-        /// RGBA, the box's bottom row first.
+        /// The drawing's box on the canvas (clipped to it), and the drawing as
+        /// `PixelLayer.planes` and `PixelLayer.spans` give it.
         var box: PixelBox
-        var pixels: [UInt8]
-        /// The same as `PixelLayer.planes` and `PixelLayer.spans` give them.
         var planes: [UInt8]
         var spans: [Int32]
 
+        /// An entry of `pixels` (premultiplied RGBA, the box's bottom row first).
         init(window: Range<Int>, frame: Float?, box: PixelBox, pixels: [UInt8]) {
-            (self.window, self.frame, self.box, self.pixels) = (window, frame, box, pixels)
+            (self.window, self.frame, self.box) = (window, frame, box)
             planes = PixelLayer.planes(of: pixels, width: box.width)
             spans = PixelLayer.spans(of: pixels, width: box.width)
         }
+
+        /// The drawing's pixels again, for the GPU to draw new stamps over.
+        var pixels: [UInt8] { PixelLayer.pixels(of: planes, width: box.width, rows: box.height) }
     }
     fileprivate var entries: [LayerID: Entry] = [:]
     fileprivate var sheet: Framebuffer?
-    /// The most bytes a frame's layers may hold here (their pixels, and again as planes):
-    /// past it the frame is drawn on the GPU.
+    /// The most bytes a frame's layers may hold here: past it the frame is drawn on the GPU.
     let budget: Int
     static let defaultBudget = 64 << 20
 
     package init(budget: Int = PixelLayerCache.defaultBudget) { self.budget = budget }
 
     /// The bytes an entry of a `box` holds.
-    static func bytes(_ box: PixelBox) -> Int { box.height * (box.width * 8 + 4 * 2 * PixelLayer.pad) }
+    static func bytes(_ box: PixelBox) -> Int { 4 * box.height * (box.width + 2 * PixelLayer.pad) }
+}
+
+/// A layer whose drawing a frame makes again: its stamps `range` over `old` (what was drawn
+/// of it before), into `box`.
+private struct PixelLayerJob {
+    let id: LayerID, layer: StampLayer, window: Range<Int>, frame: Float?
+    let range: Range<Int>, old: PixelLayerCache.Entry?
+    let box: PixelBox
 }
 
 extension Renderer {
@@ -57,14 +66,8 @@ extension Renderer {
         let ops = chosen.map { PixelLayer.op($0.mode) }
         guard !ops.contains(where: { $0 == nil }) else { return nil }
         let side = info.maxCanvasSide
-        struct Job {
-            let id: LayerID, layer: StampLayer, window: Range<Int>, frame: Float?
-            /// The stamps to draw, and what was drawn of the layer before them.
-            let from: Int, old: PixelLayerCache.Entry?
-            let box: PixelBox
-        }
         var entries: [LayerID: PixelLayerCache.Entry] = [:]
-        var jobs: [Job] = []
+        var jobs: [PixelLayerJob] = []
         var bytes = 0
         for (id, layer) in zip(ids, chosen) {
             let w = layer.window(at: f, effects: effects)
@@ -90,16 +93,16 @@ extension Renderer {
             guard bytes <= cache.budget, box.width <= side.width - 384, box.height <= side.height - 640 else {
                 return nil
             }
-            jobs.append(Job(id: id, layer: layer, window: w, frame: key, from: from, old: old, box: box))
-        }
-        try draw(jobs.filter { !$0.box.isEmpty }.map { job in
-            (job.id, job.layer, job.from..<job.window.upperBound, job.old.map { ($0.box, $0.pixels) }, job.box)
-        }, frame: f, settings: settings, canvas: Canvas(width: width, height: height), cache: cache) { id, pixels in
-            let job = jobs.first { $0.id == id }!
-            entries[id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: pixels)
+            jobs.append(PixelLayerJob(id: id, layer: layer, window: w, frame: key, range: from..<w.upperBound, old: old,
+                                      box: box))
         }
         for job in jobs where job.box.isEmpty {
             entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: [])
+        }
+        let drawn = jobs.filter { !$0.box.isEmpty }
+        try draw(drawn, frame: f, settings: settings, canvas: Canvas(width: width, height: height), cache: cache) { i, pixels in
+            let job = drawn[i]
+            entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: pixels)
         }
         // Layers no longer shown are forgotten; one shown again is drawn again.
         cache.entries = entries
@@ -109,16 +112,15 @@ extension Renderer {
         }
     }
 
-    /// Draws each layer's stamps `range` over its old drawing into its box, layers one above
-    /// another on the sheet (as many sheets as the driver's largest target needs), and hands
-    /// each box's pixels to `done`.
-    private func draw(_ jobs: [(LayerID, StampLayer, Range<Int>, (PixelBox, [UInt8])?, PixelBox)], frame f: Float,
-                      settings: RenderSettings, canvas: Canvas, cache: PixelLayerCache,
-                      done: (LayerID, [UInt8]) -> Void) throws {
+    /// Draws each job's stamps over its old drawing into its box, layers one above another on
+    /// the sheet (as many sheets as the driver's largest target needs), and hands job i's box's
+    /// pixels to `done`.
+    private func draw(_ jobs: [PixelLayerJob], frame f: Float, settings: RenderSettings, canvas: Canvas,
+                      cache: PixelLayerCache, done: (Int, [UInt8]) -> Void) throws {
         guard !jobs.isEmpty else { return }
-        let batches = jobs.map { id, layer, range, _, _ in
-            StampBatch(brushKey: layer.brush.key, brush: layer.brush.brush, stamps: Array(layer.stamps[range]),
-                       rotations: layer.rotations.map { Array($0[range]) })
+        let batches = jobs.map { job in
+            StampBatch(brushKey: job.layer.brush.key, brush: job.layer.brush.brush, stamps: Array(job.layer.stamps[job.range]),
+                       rotations: job.layer.rotations.map { Array($0[job.range]) })
         }
         // Every stamp that touches a box is centred within this of it: inside the sheet.
         let band = (pointApron(for: batches, effects: settings.effects) + 15) / 16 * 16
@@ -128,11 +130,11 @@ extension Renderer {
         while start < jobs.count {
             // The layers that fit one above another.
             var end = start, rows = 0
-            while end < jobs.count, end == start || rows + jobs[end].4.height <= side.height - 2 * band - 255 {
-                rows += jobs[end].4.height
+            while end < jobs.count, end == start || rows + jobs[end].box.height <= side.height - 2 * band - 255 {
+                rows += jobs[end].box.height
                 end += 1
             }
-            let width = jobs[start..<end].map(\.4.width).max() ?? 1
+            let width = jobs[start..<end].map(\.box.width).max() ?? 1
             let sheet = try device.beginSheet(cache.sheet, width: width, height: rows, band: band)
             cache.sheet = sheet
             var row = 0, placed: [Int] = []
@@ -140,8 +142,8 @@ extension Renderer {
                 // The scissor each placement sets is turned off however the drawing ends.
                 defer { device.endSheetDraw() }
                 for i in start..<end {
-                    let (_, _, _, old, box) = jobs[i]
-                    device.placeOnSheet(sheet, box: box, row: row, old: old)
+                    let box = jobs[i].box
+                    device.placeOnSheet(sheet, box: box, row: row, old: jobs[i].old.map { ($0.box, $0.pixels) })
                     plan.reset(settings: settings, ageOffset: f)
                     planner.planImmediate([batches[i]], into: &plan)
                     try device.draw(plan, layers: [], into: sheet, scissored: true)
@@ -150,7 +152,7 @@ extension Renderer {
                 }
             }
             for (i, row) in zip(start..<end, placed) {
-                done(jobs[i].0, try device.readSheet(sheet, box: jobs[i].4, row: row))
+                done(i, try device.readSheet(sheet, box: jobs[i].box, row: row))
             }
             start = end
         }

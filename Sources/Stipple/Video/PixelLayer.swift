@@ -31,14 +31,28 @@ struct PixelLayer: Sendable {
             pixels.withUnsafeBufferPointer { p in
                 for r in 0..<rows {
                     for x in 0..<width {
-                        for channel in 0..<4 {
-                            out[channel * plane + r * stride + pad + x] = p[(r * width + x) * 4 + channel]
-                        }
+                        for c in 0..<4 { out[c * plane + r * stride + pad + x] = p[(r * width + x) * 4 + c] }
                     }
                 }
             }
         }
         return planes
+    }
+
+    /// The pixels `planes` hold, a box `width` × `rows` (the inverse of `planes(of:width:)`).
+    static func pixels(of planes: [UInt8], width: Int, rows: Int) -> [UInt8] {
+        let stride = width + 2 * pad, plane = rows * stride
+        var pixels = [UInt8](repeating: 0, count: 4 * width * rows)
+        pixels.withUnsafeMutableBufferPointer { out in
+            planes.withUnsafeBufferPointer { p in
+                for r in 0..<rows {
+                    for x in 0..<width {
+                        for c in 0..<4 { out[(r * width + x) * 4 + c] = p[c * plane + r * stride + pad + x] }
+                    }
+                }
+            }
+        }
+        return pixels
     }
 
     /// The spans of `pixels`, a box `width` pixels wide.
@@ -61,20 +75,22 @@ struct PixelLayer: Sendable {
     static func op(_ mode: StrokeMode?) -> (Op, Float)? {
         guard let mode else { return (.over, 1) }
         guard mode.edgeTolerance == nil, mode.shadow == nil else { return nil }
+        let op: Op
         switch mode.effect {
         case nil:
             switch mode.blend {
-            case .over: return (.over, mode.strokeOpacity)
-            case .erase: return (.erase, mode.strokeOpacity)
-            case .multiply: return (.multiply, mode.strokeOpacity)
-            case .screen: return (.screen, mode.strokeOpacity)
+            case .over: op = .over
+            case .erase: op = .erase
+            case .multiply: op = .multiply
+            case .screen: op = .screen
             }
-        case .lighten: return (.lighten, mode.strokeOpacity)
-        case .darken: return (.darken, mode.strokeOpacity)
-        case .saturate: return (.saturate, mode.strokeOpacity)
-        case .desaturate: return (.desaturate, mode.strokeOpacity)
+        case .lighten: op = .lighten
+        case .darken: op = .darken
+        case .saturate: op = .saturate
+        case .desaturate: op = .desaturate
         case .soften, .sharpen: return nil
         }
+        return (op, mode.strokeOpacity)
     }
 }
 
