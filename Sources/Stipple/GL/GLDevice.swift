@@ -11,6 +11,7 @@ final class GLDevice {
     var modes: ModePasses {
         if let m = madeModes { return m }
         let m = ModePasses(gl: gl, maxTextureSize: Int(gl.getInteger(GLenum(GL_MAX_TEXTURE_SIZE))[0]))
+        m.blursOnCPU = ModePasses.isSoftware(renderer: gl.getString(GLenum(GL_RENDERER)))
         madeModes = m
         return m
     }

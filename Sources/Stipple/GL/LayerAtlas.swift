@@ -77,14 +77,20 @@ final class LayerAtlas {
     /// those rectangles (atlas window pixels) transparent.
     func bind(_ slot: Int, like canvas: Framebuffer) -> (target: Framebuffer, ink: [PixelBox])? {
         precondition(slot < slots && canvas.targetWidth == slotWidth && canvas.targetHeight == slotHeight, "a prepared slot")
-        guard let target else { return nil }
-        target.originX = canvas.originX
-        target.originY = canvas.originY - (slots - 1 - slot) * slotHeight
+        guard let target = placed(slot, like: canvas) else { return nil }
         target.bind(gl)
         gl.enable(GLenum(GL_SCISSOR_TEST))
         gl.scissor(x: 0, y: slot * slotHeight, width: slotWidth, height: slotHeight)
         defer { ink[slot] = [] }
         return (target, ink[slot].map { $0.shifted(0, slot * slotHeight) })
+    }
+
+    /// The atlas placed as `bind` places it for `slot`, not bound (to read L back).
+    func placed(_ slot: Int, like canvas: Framebuffer) -> Framebuffer? {
+        guard let target else { return nil }
+        target.originX = canvas.originX
+        target.originY = canvas.originY - (slots - 1 - slot) * slotHeight
+        return target
     }
 
     /// Records what was drawn into `slot` (slot-relative window pixels).

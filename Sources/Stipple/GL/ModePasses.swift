@@ -2,9 +2,10 @@ import CStipple
 
 /// Runs stroke layers on the GPU (docs/brush-modes.md): draws a stroke's stamps into its
 /// layer target L (a slot of the atlas, `drawLayer`), then (`compose`) keeps a copy of the
-/// canvas before the stroke, blurs what the mode needs (separable passes) and draws the
-/// result over the region the stroke can touch — or, for a blend the GPU's blending can do,
-/// draws L there blended, with no copy. Every pass draws only the boxes it must compute
+/// canvas before the stroke, blurs what the mode needs (separable passes, or on the CPU
+/// where the driver is a software rasterizer) and draws the result over the region the
+/// stroke can touch — or, for a blend the GPU's blending can do, draws L there blended,
+/// with no copy. Every pass draws only the boxes it must compute
 /// (`drawBoxes`), several layers' in one draw.
 final class ModePasses {
     let gl: GL
@@ -20,6 +21,11 @@ final class ModePasses {
     /// the atlas's slots).
     private var shadowInk: [PixelBox]?
     private var programs: [String: ShaderProgram] = [:]
+    /// Whether soften, sharpen and drop shadows blur on the CPU (`blurEffectOnCPU`,
+    /// `shadowOnCPU`, ModePasses+CPUBlur.swift): by default where the driver is a software
+    /// rasterizer, which samples a texture at several times the cost of a multiply-add on
+    /// the CPU.
+    var blursOnCPU = false
     /// Layer targets kept from frame to frame for groups whose stamps only grow.
     let keptLayers: KeptLayers
     /// The boxes' triangles (`drawBoxes`, ModePasses+Boxes.swift), and their buffer.
@@ -167,6 +173,12 @@ final class ModePasses {
             try gl.checkError("drawing a stroke layer")
             return
         }
+        let blurs = mode.effect == .soften || mode.effect == .sharpen
+        if blurs, blursOnCPU, let layer = kept?.target ?? atlas.placed(slot, like: canvas) {
+            blurEffectOnCPU(group, layer: layer, canvas: canvas)
+            try gl.checkError("drawing a stroke layer")
+            return
+        }
         let c = try target(&before, like: canvas, band: band)
         // What the passes read of the canvas: only that is copied.
         let reads = group.map { $0.reads }
@@ -179,7 +191,6 @@ final class ModePasses {
         gl.disable(GLenum(GL_BLEND))
 
         var blurredTexture = c.texture
-        let blurs = mode.effect == .soften || mode.effect == .sharpen
         if blurs {
             let b = try target(&blurred, like: canvas, band: band)
             b.bind(gl)
@@ -199,8 +210,19 @@ final class ModePasses {
         }
         var shadowTarget: Framebuffer?
         // Both of the shadow's passes blur with these.
-        let tapWeights = mode.shadow.map { ModeShaderConstants.tapWeights(sigma: $0.blur, radius: $0.radius) } ?? []
-        if let s = mode.shadow {
+        var tapWeights = mode.shadow.map { ModeShaderConstants.tapWeights(sigma: $0.blur, radius: $0.radius) } ?? []
+        var shadowTaps = mode.shadow?.radius ?? 0
+        // Without edges the weight is L's alone, and the CPU can blur it whole.
+        if let s = mode.shadow, blursOnCPU, first.reference == nil,
+           let layer = kept?.target ?? atlas.placed(slot, like: canvas) {
+            let old = shadow
+            let t = try target(&shadow, like: canvas, band: canvas.guardBand + max(1, s.radius))
+            if t !== old { shadowInk = nil }
+            let written = shadowOnCPU(group, layer: layer, like: canvas, into: t, shadow: s)
+            shadowInk?.append(contentsOf: written)
+            shadowTarget = t
+            (tapWeights, shadowTaps) = ([1], 0)
+        } else if let s = mode.shadow {
             // The blurred weight spills up to R past what the canvas target holds (its band, or a
             // tile's apron), and the final pass reads it there.
             // What the last pass reads of it and this pass does not write must be transparent.
@@ -228,8 +250,7 @@ final class ModePasses {
         }
 
         canvas.bind(gl)
-        let p = try program("mode_apply.frag", taps: mode.shadow?.radius ?? 0, shadow: mode.shadow != nil,
-                            blurs: blurs)
+        let p = try program("mode_apply.frag", taps: shadowTaps, shadow: mode.shadow != nil, blurs: blurs)
         gl.useProgram(p.id)
         setCanvas(p, canvas, first)
         setWeight(p, first)
@@ -239,7 +260,7 @@ final class ModePasses {
         p.set(gl, "uPassTexSize", Float(st.targetWidth), Float(st.targetHeight))
         setOffset(p, "uPassOffset", st, first)
         if let s = mode.shadow {
-            p.set(gl, "uShadowRadius", Float(s.radius))
+            p.set(gl, "uShadowRadius", Float(shadowTaps))
             p.set(gl, "uTapWeights", array: tapWeights)
             p.set(gl, "uShadowOffset", Float(s.dx), Float(-s.dy))
             p.set(gl, "uShadowColor", s.color.red, s.color.green, s.color.blue, s.color.alpha)

@@ -11,6 +11,11 @@ extension Renderer {
     package func setBufferWrite(_ write: BufferWrite) { device.drawer.bufferWrite = write }
     package func setMergesLayers(_ on: Bool) { mergesLayers = on }
     package func setKeepsLayerTargets(_ on: Bool) { keepsLayerTargets = on }
+    /// Whether brush modes' blurs (soften, sharpen, drop shadows) are worked out on the CPU
+    /// and read whole by the final pass: on by default where the driver is a software
+    /// rasterizer; off, the GPU's own passes blur, as tests compare.
+    package func setBlursOnCPU(_ on: Bool) { device.modes.blursOnCPU = on }
+    package var blursOnCPU: Bool { device.modes.blursOnCPU }
 
     /// The shader source as the renderer compiles it for `primitive`.
     package nonisolated func shaderSources(for primitive: Primitive) throws -> (vertex: String, fragment: String) {
