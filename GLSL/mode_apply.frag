@@ -19,9 +19,8 @@ uniform vec2 uLayerTexSize; // L's texture (a slot of several, or a target of it
 uniform vec2 uLayerOffset;  // window pixel of L minus canvas pixel (GL axes)
 uniform vec2 uPassTexSize;
 uniform vec2 uPassOffset;    // the same for the shadow's target
-uniform float uMode;         // MODE_OVER, MODE_ERASE, …, MODE_SHARPEN: defined at compile
 uniform float uOpacity;      // strokeOpacity k
-uniform float uTolerance;    // edges: tolerance, or -1 without edges
+uniform float uTolerance;    // edges: the tolerance (EDGES, compiled in, says whether the stroke has edges)
 uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
 uniform float uShadowRadius; // R = ceil(3 sigma)
 // Compiled in (a program for each): whether the stroke casts a shadow (HAS_SHADOW) and
@@ -32,6 +31,10 @@ uniform float uShadowRadius; // R = ceil(3 sigma)
 #endif
 #ifndef BLURS
 #define BLURS 0
+#endif
+// 1 when the stroke has "detect edges" (its weight then reads the canvas's colour).
+#ifndef EDGES
+#define EDGES 0
 #endif
 // R compiled in as well, for a loop of constant length (see mode_shadow.frag).
 #ifndef SHADOW_TAPS
@@ -72,7 +75,13 @@ vec4 blurred(vec2 g) {
     return sum / total;
 }
 
-bool isMode(float m) { return abs(uMode - m) < 0.5; }
+// The stroke's mode (MODE_OVER, MODE_ERASE, …, MODE_SHARPEN), compiled in, a program for
+// each: the comparisons fold to constants and only the mode's own branch is left (llvmpipe
+// would run every branch's code for every pixel).
+#ifndef APPLY_MODE
+#define APPLY_MODE MODE_OVER
+#endif
+bool isMode(float m) { return abs(APPLY_MODE - m) < 0.5; }
 
 vec3 adjusted(vec3 c) {
     float y = dot(c, vec3(0.299, 0.587, 0.114));
@@ -89,10 +98,10 @@ void main() {
     vec2 g = floor(frag) - uOffset;
     vec4 d = fetch(uBefore, g);
     float w = 1.0;
-    if (uTolerance >= 0.0) {
-        vec4 diff = abs(floor(d * 255.0 + 0.5) - uReference);
-        w = max(max(diff.r, diff.g), max(diff.b, diff.a)) <= uTolerance ? 1.0 : 0.0;
-    }
+#if EDGES
+    vec4 diff = abs(floor(d * 255.0 + 0.5) - uReference);
+    w = max(max(diff.r, diff.g), max(diff.b, diff.a)) <= uTolerance ? 1.0 : 0.0;
+#endif
     vec4 s = texture2D(uLayer, (g + uLayerOffset + 0.5) / uLayerTexSize) * (uOpacity * w);
 #if HAS_SHADOW
     float sa = shadowWeight(g) * uShadowColor.a;

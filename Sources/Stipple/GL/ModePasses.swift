@@ -92,14 +92,15 @@ final class ModePasses {
 
     /// The program of `fragment`, with the shadow's taps on each side, and whether the
     /// stroke has "detect edges", compiled in.
+    /// `mode`: the number of the mode the final pass applies (`ModeShaderConstants.number`).
     private func program(_ fragment: String, taps: Int = 0, edges: Bool = false, shadow: Bool = false,
-                         blurs: Bool = false) throws -> ShaderProgram {
+                         blurs: Bool = false, mode: Int = 0) throws -> ShaderProgram {
         let flags = [edges, shadow, blurs].map { $0 ? 1 : 0 }
-        let key = "\(fragment) \(taps) \(flags)"
+        let key = "\(fragment) \(taps) \(flags) \(mode)"
         if let p = programs[key] { return p }
         let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment,
                                   defines: ["SHADOW_TAPS \(taps)", "EDGES \(flags[0])", "HAS_SHADOW \(flags[1])",
-                                            "BLURS \(flags[2])"] + ModeShaderConstants.defines)
+                                            "BLURS \(flags[2])", "APPLY_MODE \(mode).0"] + ModeShaderConstants.defines)
         programs[key] = p
         return p
     }
@@ -250,12 +251,12 @@ final class ModePasses {
         }
 
         canvas.bind(gl)
-        let p = try program("mode_apply.frag", taps: shadowTaps, shadow: mode.shadow != nil, blurs: blurs)
+        let p = try program("mode_apply.frag", taps: shadowTaps, edges: first.reference != nil, shadow: mode.shadow != nil,
+                            blurs: blurs, mode: ModeShaderConstants.number(mode))
         gl.useProgram(p.id)
         setCanvas(p, canvas, first)
         setWeight(p, first)
         setLayer(p, l)
-        p.set(gl, "uMode", Float(ModeShaderConstants.number(mode)))
         let st = shadowTarget ?? c
         p.set(gl, "uPassTexSize", Float(st.targetWidth), Float(st.targetHeight))
         setOffset(p, "uPassOffset", st, first)

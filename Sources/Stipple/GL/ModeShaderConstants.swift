@@ -24,7 +24,7 @@ enum ModeShaderConstants {
         }
     }
 
-    /// The number `uMode` carries for `mode`: its effect's, else its blend's.
+    /// The number of `mode` (the final pass's `APPLY_MODE`): its effect's, else its blend's.
     static func number(_ mode: StrokeMode) -> Int { mode.effect.map(number) ?? number(mode.blend) }
 
     /// Every constant as a define, for every brush-mode shader.
