@@ -106,22 +106,21 @@ extension Renderer {
                     }
                 }
                 references[i] = reference
-                let layerPass = batch.stamps.withUnsafeBufferPointer {
-                    StrokeLayerPass(mode: mode, stamps: $0, ageOffset: ageOffset, effects: settings.effects,
-                                    width: canvas.width, height: canvas.height, reference: reference)
+                // The live stamps' squares, once: the pass, its cover and its zone all start from them.
+                let squares = batch.stamps.withUnsafeBufferPointer {
+                    StrokeLayerPass.squares($0, ageOffset: ageOffset, effects: settings.effects)
                 }
-                guard var layerPass else { continue }
+                guard var layerPass = StrokeLayerPass(mode: mode, squares: squares, width: canvas.width,
+                                                      height: canvas.height, reference: reference) else { continue }
                 layerPass.exact = exact
-                batch.stamps.withUnsafeBufferPointer { layerPass.findCover($0, ageOffset: ageOffset, effects: settings.effects) }
+                layerPass.findCover(squares)
                 if mode.edgeTolerance != nil {
                     try drawLayers([(i, layerPass)])
                 } else {
                     pending.append((i, layerPass))
                     if mergesLayers {
-                        zones.append(batch.stamps.withUnsafeBufferPointer {
-                            StrokeLayerPass.zone(mode: mode, stamps: $0, ageOffset: ageOffset, effects: settings.effects,
-                                                     width: canvas.width, height: canvas.height)
-                        })
+                        zones.append(StrokeLayerPass.zone(mode: mode, squares: squares, width: canvas.width,
+                                                          height: canvas.height))
                     }
                 }
             }

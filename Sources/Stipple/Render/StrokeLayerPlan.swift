@@ -85,9 +85,27 @@ struct StrokeLayerPass {
         exact.map { box.intersection($0.grown(x: x, y: y)) } ?? box
     }
 
+    /// The squares of the stamps of `stamps` live at `ageOffset`, in order: each the pixels
+    /// whose centre lies in the stamp's square, and one more on each side for the driver's
+    /// rounding. Worked out once a frame for a pass, its cover and its zone.
+    static func squares(_ stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float, effects: AgeEffects) -> [PixelBox] {
+        var out: [PixelBox] = []
+        out.reserveCapacity(stamps.count)
+        for p in stamps where effects.isLive(age: p.age + ageOffset) {
+            if let b = effects.pixelBox(of: p, age: p.age + ageOffset) { out.append(b) }
+        }
+        return out
+    }
+
     /// The pass for `stamps` (live at `ageOffset`), or nil when it can change no pixel.
     init?(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float, effects: AgeEffects,
           width: Int, height: Int, reference: EdgeReference?) {
+        self.init(mode: mode, squares: StrokeLayerPass.squares(stamps, ageOffset: ageOffset, effects: effects),
+                  width: width, height: height, reference: reference)
+    }
+
+    /// The pass for stamps whose live squares are `squares` (`squares(_:ageOffset:effects:)`).
+    init?(mode: StrokeMode, squares: [PixelBox], width: Int, height: Int, reference: EdgeReference?) {
         self.mode = mode
         canvasWidth = width; canvasHeight = height
         guard mode.strokeOpacity > 0 else { return nil }
@@ -95,12 +113,7 @@ struct StrokeLayerPass {
             guard case let .color(r, g, b, a)? = reference else { return nil }
             self.reference = [Float(r), Float(g), Float(b), Float(a)]
         }
-        var box = PixelBox(x0: .max, y0: .max, x1: .min, y1: .min)
-        for p in stamps where effects.isLive(age: p.age + ageOffset) {
-            // A pixel whose centre lies in the square; one more on each side for the driver's rounding.
-            guard let bx = effects.pixelBox(of: p, age: p.age + ageOffset) else { continue }
-            box = box.isEmpty ? bx : box.union(bx)
-        }
+        let box = squares.reduce(PixelBox.empty) { $0.union($1) }
         let covered = box.clipped(width: width, height: height)
         guard !covered.isEmpty else { return nil }
         self.stamps = covered
@@ -113,11 +126,10 @@ struct StrokeLayerPass {
         self.region = region
     }
 
-    /// Finds `cover` from the same stamps: only a pass that is drawn needs it.
-    mutating func findCover(_ stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float, effects: AgeEffects) {
+    /// Finds `cover` from the same stamps' squares: only a pass that is drawn needs it.
+    mutating func findCover(_ squares: [PixelBox]) {
         var cells = PixelCells(within: region)
-        StrokeLayerPass.markSquares(mode: mode, stamps: stamps, ageOffset: ageOffset, effects: effects, grown: 0,
-                                    into: &cells)
+        StrokeLayerPass.markSquares(mode: mode, squares: squares, grown: 0, into: &cells)
         cover = cells.boxes(clippedTo: region)
     }
 }
@@ -214,20 +226,24 @@ extension StrokeLayerPass {
     /// what the other changes, and may share their passes (`LayerGroups`).
     static func zone(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float,
                      effects: AgeEffects, width: Int, height: Int) -> LayerZone {
+        zone(mode: mode, squares: squares(stamps, ageOffset: ageOffset, effects: effects), width: width, height: height)
+    }
+
+    /// The zone of stamps whose live squares are `squares`.
+    static func zone(mode: StrokeMode, squares: [PixelBox], width: Int, height: Int) -> LayerZone {
         let blurs = mode.effect == .soften || mode.effect == .sharpen
         let margin = (blurs ? StrokeMode.blurRadius : 0) + 1
         // Nothing past the canvas is changed, and a layer reads no further than its margin past it.
         let reach = margin + (mode.shadow?.radius ?? 0)
         let canvas = PixelBox(x0: 0, y0: 0, x1: width, y1: height).grown(x: 2 * reach, y: 2 * reach)
         var cells = PixelCells(within: canvas)
-        markSquares(mode: mode, stamps: stamps, ageOffset: ageOffset, effects: effects, grown: margin, into: &cells)
+        markSquares(mode: mode, squares: squares, grown: margin, into: &cells)
         return LayerZone(cells)
     }
 
     /// Marks every live stamp's square, and with a shadow its cast grown by R, each grown
     /// by `grown` pixels.
-    static func markSquares(mode: StrokeMode, stamps: UnsafeBufferPointer<SketchPoint>, ageOffset: Float,
-                            effects: AgeEffects, grown: Int, into cells: inout PixelCells) {
+    static func markSquares(mode: StrokeMode, squares: [PixelBox], grown: Int, into cells: inout PixelCells) {
         let z = PixelCells.shift
         let (dx, dy, r) = mode.shadow.map { ($0.dx, $0.dy, $0.radius) } ?? (0, 0, 0)
         func mark(_ b: PixelBox) {
@@ -237,8 +253,7 @@ extension StrokeLayerPass {
         // Neighbouring stamps mostly fall in the same cells: a run of them is marked once, as
         // its bounds (no smaller than their parts in each cell).
         var run: (key: PixelBox, bounds: PixelBox)?
-        for p in stamps where effects.isLive(age: p.age + ageOffset) {
-            guard let b = effects.pixelBox(of: p, age: p.age + ageOffset) else { continue }
+        for b in squares {
             let key = PixelBox(x0: b.x0 >> z, y0: b.y0 >> z, x1: (b.x1 - 1) >> z, y1: (b.y1 - 1) >> z)
             if let r = run, r.key == key {
                 run!.bounds = r.bounds.union(b)
