@@ -41,17 +41,18 @@ extension ModePasses {
     /// the boxes on every core, and uploads each there into `target`'s texture. Returns the
     /// boxes as uploaded.
     @discardableResult
-    func upload(_ target: Framebuffer, _ boxes: [PixelBox], _ field: @escaping @Sendable (PixelBox) -> [UInt8]) -> [PixelBox] {
+    func upload(_ target: Framebuffer, _ boxes: [PixelBox],
+                _ field: @escaping @Sendable (PixelBox, BlurScratch, UnsafeMutablePointer<UInt8>) -> Void) -> [PixelBox] {
         let held = extent(target)
         let cut = boxes.map { $0.intersection(held) }.filter { !$0.isEmpty }
-        let fields = BlurFields.each(cut, field)
+        let offsets = BlurFields.each(cut, scratch: blurScratch, into: &blurBytes, field)
         gl.pixelStore(GLenum(GL_UNPACK_ALIGNMENT), 4)
         gl.bindTexture(target.texture)
-        for (b, bytes) in zip(cut, fields) {
-            let w = window(target, b)
-            bytes.withUnsafeBytes {
+        blurBytes.withUnsafeBytes { bytes in
+            for (b, offset) in zip(cut, offsets) {
+                let w = window(target, b)
                 gl.texSubImage2D(x: w.x, y: w.y, width: w.width, height: w.height, format: GLenum(GL_RGBA),
-                                 pixels: $0.baseAddress!, bytes: $0.count)
+                                 pixels: bytes.baseAddress! + offset, bytes: b.width * b.height * 4)
             }
         }
         return cut
@@ -83,8 +84,9 @@ extension ModePasses {
         }))
         let weights = ModeShaderConstants.tapWeights(sigma: StrokeMode.blurSigma, radius: r)
         let chosen = effect
-        upload(canvas, boxes) {
-            BlurFields.blurEffect(read, chosen, width: width, height: height, box: $0, weights: weights)
+        upload(canvas, boxes) { box, scratch, out in
+            BlurFields.blurEffect(read, chosen, width: width, height: height, box: box, weights: weights, scratch: scratch,
+                                  into: out)
         }
     }
 
@@ -98,8 +100,9 @@ extension ModePasses {
         let read = readBack(layer, like: canvas, ModePasses.fewestPixels(group.map(\.stamps)))
         let weights = ModeShaderConstants.tapWeights(sigma: s.blur, radius: s.radius)
         let boxes = ModePasses.bounds(group) { pass in pass.cover.map { pass.needed($0).shifted(-s.dx, -s.dy) } }
-        return upload(target, boxes) {
-            BlurFields.shadow(read, opacity: k, width: width, height: height, box: $0, weights: weights)
+        return upload(target, boxes) { box, scratch, out in
+            BlurFields.shadow(read, opacity: k, width: width, height: height, box: box, weights: weights, scratch: scratch,
+                              into: out)
         }.map { rect(target, $0) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import CStipple
 
 /// Runs stroke layers on the GPU (docs/brush-modes.md): draws a stroke's stamps into its
@@ -26,6 +27,10 @@ final class ModePasses {
     /// rasterizer, which samples a texture at several times the cost of a multiply-add on
     /// the CPU.
     var blursOnCPU = false
+    /// The CPU blurs' working buffers, one a core, and the bytes they upload: kept from
+    /// frame to frame.
+    let blurScratch = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { _ in BlurScratch() }
+    var blurBytes: [UInt8] = []
     /// Layer targets kept from frame to frame for groups whose stamps only grow.
     let keptLayers: KeptLayers
     /// The boxes' triangles (`drawBoxes`, ModePasses+Boxes.swift), and their buffer.
