@@ -81,8 +81,8 @@ enum BlurFields {
         let lo = max(0, box.x0 - r), hi = min(width, box.x1 + r)
         let px = scratch.row.take((hi - lo) * 4, 0)
         // One row of the taps' pixels as floats, the canvas's border repeated: pixel x at x − x0 + R.
-        let taps = scratch.taps.take(w + 2 * r, .zero)
-        let across = scratch.across.take((bottom - top) * w, .zero)
+        let taps = scratch.taps.take(w + 2 * r)
+        let across = scratch.across.take((bottom - top) * w)
         for yy in top..<bottom {
             // The output rows whose taps read this row (a clamped row stands for those beyond it).
             let first = max(box.y0, yy == top ? box.y0 : yy - r), last = min(box.y1 - 1, yy == bottom - 1 ? box.y1 - 1 : yy + r)
@@ -102,7 +102,7 @@ enum BlurFields {
                      weights: weights)
         }
         let scale = effect.opacity / 255
-        let sum = scratch.sums.take(w, .zero)
+        let sum = scratch.sums.take(w)
         func line(_ y: Int) -> UnsafePointer<SIMD4<Float>> { UnsafePointer(across + (min(max(y, top), bottom - 1) - top) * w) }
         for y in 0..<h where !spans[y].isEmpty {
             let span = spans[y], cy = box.y0 + y
@@ -160,8 +160,8 @@ enum BlurFields {
         guard top < bottom, x0 < x1 else { return }
         let px = scratch.row.take((x1 - x0) * 4, 0)
         let alpha = scratch.alpha.take(stride + 2 * pad, 0)
-        let across = UnsafeMutableRawPointer(scratch.weights.take((bottom - top) * stride, 0))
-        let sums = UnsafeMutableRawPointer(scratch.sumsAlone.take(stride, 0))
+        let across = UnsafeMutableRawPointer(scratch.weights.take((bottom - top) * stride))
+        let sums = UnsafeMutableRawPointer(scratch.sumsAlone.take(stride))
         // Rows along which L is zero stay zero, and the taps along y leave them out.
         let inked = scratch.inked.take(bottom - top, false)
         let scale = opacity / 255
@@ -271,12 +271,19 @@ final class BlurScratch: @unchecked Sendable {
 
         /// `count` elements, each `value`.
         func take(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
+            let p = take(count)
+            p.initialize(repeating: value, count: count)
+            return p
+        }
+
+        /// Room for `count` elements, as the last use left them: for a buffer whose every
+        /// element read is written first (`T` a plain value).
+        func take(_ count: Int) -> UnsafeMutablePointer<T> {
             if count > capacity {
                 pointer.deallocate()
                 capacity = max(count, 2 * capacity)
                 pointer = .allocate(capacity: capacity)
             }
-            pointer.initialize(repeating: value, count: count)
             return pointer
         }
     }
