@@ -32,7 +32,9 @@ extension BenchSuite {
         let variants: [(String, StrokeMode?)] = [("plain (stamp by stamp)", nil), ("over, strokeOpacity 0.8", over),
                                                  ("effect desaturate", desaturate), ("effect soften", soften),
                                                  ("shadow (σ 3, offset 4,4)", shadow)]
-        let work = "\(n) strokes of \(k) stamps r=\(format(config.radius)) \(config.width)×\(config.height)"
+        // Where soften, sharpen and shadows blur: on the CPU under a software rasterizer.
+        let blurs = await renderer.blursOnCPU ? ", blurs on the CPU" : ", blurs on the GPU"
+        let work = "\(n) strokes of \(k) stamps r=\(format(config.radius)) \(config.width)×\(config.height)\(blurs)"
         log("modes: one frame each of \(variants.map(\.0).joined(separator: ", ")), in turn")
         let drawn = variants.map { batches($0.1) }
         // A frame takes milliseconds and this machine's load drifts over seconds: the variants
