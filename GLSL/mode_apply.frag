@@ -22,7 +22,6 @@ uniform vec2 uPassOffset;    // the same for the shadow's target
 uniform float uOpacity;      // strokeOpacity k
 uniform float uTolerance;    // edges: the tolerance (EDGES, compiled in, says whether the stroke has edges)
 uniform vec4 uReference;     // edges: the reference colour, 8-bit premultiplied
-uniform float uShadowRadius; // R = ceil(3 sigma)
 // Compiled in (a program for each): whether the stroke casts a shadow (HAS_SHADOW) and
 // whether its effect blurs (BLURS: soften, sharpen). llvmpipe runs the texture reads of a
 // branch its lanes skip, so code a stroke cannot take is left out of its program.

@@ -180,7 +180,9 @@ final class ModePasses {
             return
         }
         let blurs = mode.effect == .soften || mode.effect == .sharpen
-        if blurs, blursOnCPU, let layer = kept?.target ?? atlas.placed(slot, like: canvas) {
+        // L's target, where the CPU reads it back to blur.
+        let layerTarget = blursOnCPU ? kept?.target ?? atlas.placed(slot, like: canvas) : nil
+        if blurs, let layer = layerTarget {
             blurEffectOnCPU(group, layer: layer, canvas: canvas)
             try gl.checkError("drawing a stroke layer")
             return
@@ -219,8 +221,7 @@ final class ModePasses {
         var tapWeights = mode.shadow.map { ModeShaderConstants.tapWeights(sigma: $0.blur, radius: $0.radius) } ?? []
         var shadowTaps = mode.shadow?.radius ?? 0
         // Without edges the weight is L's alone, and the CPU can blur it whole.
-        if let s = mode.shadow, blursOnCPU, first.reference == nil,
-           let layer = kept?.target ?? atlas.placed(slot, like: canvas) {
+        if let s = mode.shadow, first.reference == nil, let layer = layerTarget {
             let old = shadow
             let t = try target(&shadow, like: canvas, band: canvas.guardBand + max(1, s.radius))
             if t !== old { shadowInk = nil }
@@ -266,12 +267,9 @@ final class ModePasses {
         p.set(gl, "uPassTexSize", Float(st.targetWidth), Float(st.targetHeight))
         setOffset(p, "uPassOffset", st, first)
         if let s = mode.shadow {
-            p.set(gl, "uShadowRadius", Float(shadowTaps))
             p.set(gl, "uTapWeights", array: tapWeights)
             p.set(gl, "uShadowOffset", Float(s.dx), Float(-s.dy))
             p.set(gl, "uShadowColor", s.color.red, s.color.green, s.color.blue, s.color.alpha)
-        } else {
-            p.set(gl, "uShadowRadius", -1)
         }
         for (unit, name) in ["uBefore", "uLayer", "uBlurred", "uShadow"].enumerated() { p.setSampler(gl, name, unit: unit) }
         gl.bindTextureUnits([c.texture, l.texture, blurredTexture, st.texture])
