@@ -45,8 +45,9 @@ extension BenchSuite {
                     if let kept {
                         // How much of the canvas a frame drew again and read back, on average.
                         figures["redrawn %"] = 100 * Double(kept.redrawnPixels) / Double(frames * w * h)
+                        figures["read back %"] = 100 * Double(kept.readPixels) / Double(frames * w * h)
                         figures["boxes/frame"] = Double(kept.boxesDrawn) / Double(frames)
-                        figures["whole frames"] = Double(kept.directFrames)
+                        figures["whole frames"] = Double(kept.wholeFrames)
                     }
                     var row = BenchRow(scenario: "bake", variant: "bake, \(name) (maxAge \(maxAge)), "
                                            + (keep ? "kept sketch" : "full redraw"),

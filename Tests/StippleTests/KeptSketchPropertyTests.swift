@@ -77,8 +77,8 @@ final class KeptSketchPropertyTests: XCTestCase {
         _ = try await bake.run(reader: reader, writer: writer, extraLayers: extra)
         try writer.finish()
         if let kept = bake.lastKept {
-            boxedFrames += kept.framesDrawn - kept.directFrames
-            wholeFrames += kept.directFrames
+            boxedFrames += kept.framesDrawn - kept.wholeFrames
+            wholeFrames += kept.wholeFrames
         }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
     }

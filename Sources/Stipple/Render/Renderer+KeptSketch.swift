@@ -5,7 +5,9 @@ import Synchronization
 /// appended by a live stroke) since then, by the stamps of layers shown or hidden since
 /// then (undo, redo, clear), and, when stamps age, by every stamp live then or now — each
 /// part cleared and drawn with every shown stamp that reaches it, in draw order, so the
-/// result is the full redraw's, byte for byte. Only those parts are read back.
+/// result is the full redraw's, byte for byte. Only those parts are read back — or, when
+/// stamps age (every live one changes each frame), only the cells the stamps drawn now
+/// touch, which the compositor blends directly.
 ///
 /// The GPU target and what the last frame drew belong to the renderer (its `keptSketches`,
 /// actor-isolated): only its render thread touches them. This handle names them and shows
@@ -18,19 +20,22 @@ package final class KeptSketch: Sendable {
         /// Each shown layer's stamp count after the last frame moved it on.
         var counts: [LayerID: Int] = [:]
         var frame = 0
+        /// The cells the stamps drawn at `frame` touch, when stamps age (nil when unknown).
+        var ink: DirtyCells?
         /// False after a frame sent whole for direct blending: the compositor's converted copy
         /// is behind, and the next frame that changes little is read back whole for it.
         var planesCurrent = false
         var figures = Figures()
     }
 
-    /// Pixels drawn again and read back, boxes and frames drawn so far (what the benchmark
-    /// reports), and frames sent whole for direct blending.
+    /// Pixels drawn again, pixels read back, boxes and frames drawn so far (what the
+    /// benchmark reports), and frames drawn whole for direct blending.
     package struct Figures: Sendable {
         var redrawnPixels = 0
+        var readPixels = 0
         var boxesDrawn = 0
         var framesDrawn = 0
-        var directFrames = 0
+        var wholeFrames = 0
     }
 
     let id = KeptSketch.ids.add(1, ordering: .relaxed).newValue
@@ -38,9 +43,10 @@ package final class KeptSketch: Sendable {
     private let published = Mutex(Figures())
 
     package var redrawnPixels: Int { published.withLock { $0.redrawnPixels } }
+    package var readPixels: Int { published.withLock { $0.readPixels } }
     package var boxesDrawn: Int { published.withLock { $0.boxesDrawn } }
     package var framesDrawn: Int { published.withLock { $0.framesDrawn } }
-    package var directFrames: Int { published.withLock { $0.directFrames } }
+    package var wholeFrames: Int { published.withLock { $0.wholeFrames } }
 
     package init() {}
 
@@ -61,9 +67,11 @@ struct SketchUpdate: Sendable {
     /// the patches are as they were.
     var replacesAll: Bool
     var patches: [Patch]
-    /// True when the one patch is the whole canvas and most of it changed: blending it
-    /// directly costs less than converting it first (the converted copy is then behind, and
-    /// the next update that is not direct replaces all of it).
+    /// True when the patches hold every pixel of the sketch that is not transparent (the
+    /// whole canvas when most of it changed, or the boxes its stamps cover now when every
+    /// stamp changes each frame): blending them directly costs less than converting them
+    /// first. The converted copy is then behind, and the next update that is not direct
+    /// replaces all of it.
     var direct = false
 
     static let unchanged = SketchUpdate(replacesAll: false, patches: [])
@@ -97,6 +105,7 @@ extension Renderer {
         guard case let .color(color) = canvas.background, !FramePasses(modes: shown.lazy.map(\.mode)).hasLayers else {
             kept.target.map(device.deleteTarget)
             kept.target = nil
+            kept.ink = nil
             kept.planesCurrent = false
             let pixels = try renderLayersPremultiplied(ids, canvas: canvas, frame: frame, settings: settings)
             return SketchUpdate(replacesAll: true, patches: [.init(box: whole, pixels: pixels, bottomUp: false)], direct: true)
@@ -104,12 +113,18 @@ extension Renderer {
         let fill = color.premultipliedRGBA8
         var boxes = [whole]
         var replacesAll = true
+        // The boxes the stamps cover now, when every one changes each frame (they age).
+        var ink: [PixelBox]?
         if let t = kept.target, t.width == canvas.width, t.height == canvas.height, frame >= kept.frame,
            let cells = changedCells(kept, shown: ids, canvas: canvas, frame: frame, effects: settings.effects) {
-            boxes = cells.boxes()
+            boxes = cells.changed.boxes()
+            // Boxes cost a read each, but every pixel left out is neither copied nor scanned.
+            ink = cells.ink?.boxes(limit: 64)
+            kept.ink = cells.ink
             replacesAll = false
         } else {
             kept.target.map(device.deleteTarget)
+            kept.ink = nil
             kept.target = try device.makeKeptTarget(width: canvas.width, height: canvas.height,
                                                     guardBand: guardBand(for: canvas), fill: fill)
         }
@@ -119,13 +134,16 @@ extension Renderer {
         kept.counts = Dictionary(zip(ids, chosen.map(\.stamps.count)), uniquingKeysWith: { a, _ in a })
         guard let target = kept.target else { return .unchanged }
         // When a third of the canvas or more changed, one pass draws it all, and the
-        // compositor blends the read-back frame directly.
-        let direct = boxes.reduce(0) { $0 + $1.width * $1.height } * 3 >= canvas.width * canvas.height
-        if direct { boxes = [whole] }
+        // compositor blends what is read back directly: the whole canvas, or only the boxes
+        // with ink when those are known. When every stamp changes each frame, the ink's boxes
+        // are read back and blended directly whatever was drawn.
+        let drawsWhole = boxes.reduce(0) { $0 + $1.width * $1.height } * 3 >= canvas.width * canvas.height
+        if drawsWhole { boxes = [whole] }
+        let direct = drawsWhole || ink != nil
         // The compositor's copy is behind: it takes the whole canvas this time.
-        let readWhole = direct || !kept.planesCurrent
+        let read = ink ?? (direct || !kept.planesCurrent ? [whole] : boxes)
         kept.planesCurrent = !direct
-        if boxes.isEmpty && !readWhole { return .unchanged }
+        if boxes.isEmpty && !direct && read.isEmpty { return .unchanged }
         for box in boxes {
             if box == whole {
                 // The whole canvas: the driver's fast clear of the whole target, and no scissor.
@@ -138,26 +156,43 @@ extension Renderer {
             try drawResident(chosen, canvas: canvas, frame: frame, settings: settings, into: target, scissored: true,
                              within: box)
         }
-        let patches = try (readWhole ? [whole] : boxes).map {
+        let patches = try read.map {
             SketchUpdate.Patch(box: $0, pixels: try device.readKept(target, box: ($0.x0, $0.y0, $0.x1, $0.y1)),
                                bottomUp: true)
         }
         kept.figures.redrawnPixels += boxes.reduce(0) { $0 + $1.width * $1.height }
+        kept.figures.readPixels += read.reduce(0) { $0 + $1.width * $1.height }
         kept.figures.boxesDrawn += boxes.count
         kept.figures.framesDrawn += 1
-        if direct { kept.figures.directFrames += 1 }
-        return SketchUpdate(replacesAll: replacesAll || readWhole, patches: patches, direct: direct)
+        if drawsWhole { kept.figures.wholeFrames += 1 }
+        return SketchUpdate(replacesAll: replacesAll || read == [whole], patches: patches, direct: direct)
     }
 
     /// The cells that can differ between the kept frame and `frame` (the layers as the last
     /// frame left them: this frame has not moved them on yet), or nil when the shown layers
-    /// changed their order (then the frame is drawn whole).
+    /// changed their order (then the frame is drawn whole). When stamps age, also the cells
+    /// the stamps of `frame` touch (all of them change, so those are found on the way).
     private func changedCells(_ kept: KeptSketch.State, shown ids: [LayerID], canvas: Canvas, frame f: Int,
-                              effects: AgeEffects) -> DirtyCells? {
+                              effects: AgeEffects) -> (changed: DirtyCells, ink: DirtyCells?)? {
         let old = Set(kept.layers), now = Set(ids)
         guard kept.layers.filter(now.contains) == ids.filter(old.contains) else { return nil }
-        var cells = DirtyCells(width: canvas.width, height: canvas.height)
         let (p, ff) = (Float(kept.frame), Float(f))
+        if effects.maxAge > 0, let drawn = kept.ink {
+            // Every live stamp changes: the cells of all the last frame drew, and of each stamp now.
+            var cells = drawn, ink = DirtyCells(width: canvas.width, height: canvas.height)
+            for id in ids {
+                guard let layer = layers[id] else { return nil }
+                let end = layer.bornCount(at: ff, effects: effects) ?? layer.stamps.count
+                for s in layer.stamps[layer.head..<end] where effects.isLive(age: s.age + ff) {
+                    guard let b = effects.pixelBox(of: s, age: s.age + ff) else { continue }
+                    cells.mark(b)
+                    ink.mark(b)
+                }
+            }
+            return (cells, ink)
+        }
+        var cells = DirtyCells(width: canvas.width, height: canvas.height)
+        var ink = effects.maxAge > 0 ? cells : nil
         func mark(_ s: SketchPoint, age: Float) {
             if let b = effects.pixelBox(of: s, age: age) { cells.mark(b) }
         }
@@ -178,7 +213,10 @@ extension Renderer {
                 // Every live stamp changes: each at its place and size then and now.
                 for j in layer.head..<end {
                     let s = stamps[j]
-                    if effects.isLive(age: s.age + ff) { mark(s, age: s.age + ff) }
+                    if effects.isLive(age: s.age + ff), let b = effects.pixelBox(of: s, age: s.age + ff) {
+                        cells.mark(b)
+                        ink?.mark(b)
+                    }
                     if j < had && effects.isLive(age: s.age + p) { mark(s, age: s.age + p) }
                 }
             } else if let bornThen = layer.bornCount(at: p, effects: effects),
@@ -192,7 +230,7 @@ extension Renderer {
                 }
             }
         }
-        return cells
+        return (cells, ink)
     }
 }
 

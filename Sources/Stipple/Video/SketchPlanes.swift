@@ -57,12 +57,6 @@ struct SketchPlanes {
         coveredTiles = 0
     }
 
-    /// Un-premultiplied channel `c` of alpha `a`, as `Image` rounds: a table, no division.
-    private static let straight: [UInt8] = (0..<65536).map { i in
-        let a = i >> 8, c = i & 255
-        return a == 0 ? 0 : UInt8(min((c * 255 + a / 2) / a, 255))
-    }
-
     private mutating func convert(_ patch: SketchUpdate.Patch) {
         let box = patch.box
         let (w, h) = (box.width, box.height)
@@ -73,7 +67,7 @@ struct SketchPlanes {
                      "4:2:0 patches hold whole chroma blocks")
         let c = conversion
         let width = self.width, height = self.height, cw = chromaWidth
-        Self.straight.withUnsafeBufferPointer { un in
+        PlaneCompositor.straightTable.withUnsafeBufferPointer { un in
             patch.pixels.withUnsafeBytes { src in
                 lumaAlpha.withUnsafeMutableBufferPointer { la in
                 luma.withUnsafeMutableBufferPointer { ly in

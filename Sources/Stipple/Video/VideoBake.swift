@@ -5,7 +5,9 @@ import Foundation
 /// kept there between frames: a frame draws again, and reads back, only the boxes where it
 /// changed (`KeptSketch`). Those boxes are converted to premultiplied Y′CbCr in the output's
 /// matrix and range (`SketchPlanes`), and only the 16×16 tiles the sketch covers are blended
-/// onto the frame's planes: samples no stamp touches are written exactly as read.
+/// onto the frame's planes: samples no stamp touches are written exactly as read. A sketch
+/// whose stamps age changes everywhere every frame: only the boxes it covers are read back,
+/// and blended as they are (`PlaneCompositor`).
 ///
 /// Frames stream: one frame is read, composited and written while the renderer draws the
 /// next sketch on its own thread, so memory stays a few frames however long the video.
@@ -198,9 +200,11 @@ public final class VideoBake {
                 }
                 switch sketched {
                 case let .changed(update) where update.direct:
-                    let whole = update.patches[0]
-                    PlaneCompositor.composite(whole.pixels, width: canvas.width, height: canvas.height, premultiplied: true,
-                                              bottomUp: whole.bottomUp, over: &frame, conversion: conversion)
+                    // Every pixel with ink is in the patches: each is blended as it was read.
+                    for patch in update.patches {
+                        PlaneCompositor.composite(patch.pixels, box: patch.box, premultiplied: true,
+                                                  bottomUp: patch.bottomUp, over: &frame, conversion: conversion)
+                    }
                 case let .changed(update):
                     planes?.apply(update)
                     planes?.composite(over: &frame)
