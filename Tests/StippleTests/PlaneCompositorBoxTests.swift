@@ -14,6 +14,34 @@ final class PlaneCompositorBoxTests: XCTestCase {
         }
     }
 
+    /// Every alpha (a row each) with every colour value (a column each), whole blocks and
+    /// both row orders: the vector path and the pixel path against the formula.
+    func testEveryColourAndAlphaMatchesTheFormula() {
+        var rng = SplitMix64(seed: 31)
+        for bottomUp in [false, true] {
+            let header = Y4MHeader(width: 256, height: 256, chroma: .yuv420(tag: nil))
+            var pixels = [UInt8](repeating: 0, count: 256 * 256 * 4)
+            for a in 0..<256 {
+                for c in 0..<256 {
+                    let i = (a * 256 + c) * 4
+                    pixels[i] = UInt8(c); pixels[i + 1] = UInt8(255 - c); pixels[i + 2] = UInt8((c * 7) & 255)
+                    pixels[i + 3] = UInt8(a)
+                }
+            }
+            var frame = Y4MFrame(header: header)
+            for i in frame.bytes.indices { frame.bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
+            var expected = frame
+            let box = PixelBox(x0: 0, y0: 0, x1: 256, y1: 256)
+            let conversion = YCbCrConversion(matrix: .bt709, range: .limited)
+            let covered = PlaneCompositor.composite(pixels, box: box, premultiplied: true, bottomUp: bottomUp,
+                                                    over: &frame, conversion: conversion)
+            XCTAssertEqual(covered, reference(pixels, box: box, bottomUp: bottomUp, over: &expected, conversion))
+            let differing = frame.bytes.indices.filter { frame.bytes[$0] != expected.bytes[$0] }
+            XCTAssertTrue(differing.isEmpty, "bottomUp \(bottomUp): \(differing.count) samples differ, the first at byte "
+                          + "\(differing.first ?? 0)")
+        }
+    }
+
     /// Random boxes of random sketches — transparent runs, soft edges, opaque parts — on odd
     /// and even frames, both chroma layouts, both row orders, against the formula.
     func testBoxesMatchTheFormulaSampleBySample() {

@@ -1,3 +1,5 @@
+import CStipple
+
 /// The R'G'B' → Y'CbCr matrix (docs/reference.md §11). y4m names none, so it is chosen: by `--matrix`,
 /// else BT.709 for frames at least 720 rows tall and BT.601 below (what players assume).
 public enum ColorMatrix: String, Sendable, CaseIterable, Equatable {
@@ -39,6 +41,12 @@ public struct YCbCrConversion: Sendable, Equatable {
         crR = q((1 - kr) * cr); crG = q(-kg * cr); crB = q(-kb * cr)
         yOffset = (range == .limited ? 16 << 16 : 0) + (1 << 15)
         cOffset = (128 << 16) + (1 << 15)
+    }
+
+    /// The coefficients for the compositor's vector loop.
+    var lanes: stp_ycbcr {
+        stp_ycbcr(y_r: yR, y_g: yG, y_b: yB, y_offset: yOffset, cb_r: cbR, cb_g: cbG, cb_b: cbB,
+                  cr_r: crR, cr_g: crG, cr_b: crB, c_offset: cOffset)
     }
 
     /// Luma of an 8-bit R′G′B′ colour, in this range, 8-bit.

@@ -1,0 +1,125 @@
+// The video compositor's inner loop in AVX2 (see stp_blend.h). Every step gives the bytes
+// of the pixel-by-pixel Swift code:
+// - Un-premultiplying, floor((c·255 + a/2) / a), is done in single precision as
+//   round((n + ½)·(1/a) − ½), n = c·255 + a/2. The fraction of (n + ½)/a lies in
+//   [½/a, 1 − ½/a], and the rounding errors (1/a, the product, the subtraction) stay under
+//   0.012/a: the value never comes near a half, so rounding to nearest is the floor.
+// - Everything else is 32-bit integer arithmetic, lane by lane, as in Swift.
+#include "stp_blend.h"
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+
+int stp_blend_has_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
+#define AVX2 __attribute__((target("avx2")))
+
+static inline AVX2 __m256i clamp255(__m256i v) {
+    return _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(255));
+}
+
+// Channel c (0…255 a lane) of pixels of alpha a, un-premultiplied; 0 where `covered` is 0.
+static inline AVX2 __m256i unpremultiplied(__m256i c, __m256i half, __m256 inverse, __m256i covered) {
+    __m256i n = _mm256_add_epi32(_mm256_mullo_epi32(c, _mm256_set1_epi32(255)), half);
+    __m256 v = _mm256_sub_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_cvtepi32_ps(n), _mm256_set1_ps(0.5f)), inverse),
+                             _mm256_set1_ps(0.5f));
+    __m256i q = _mm256_min_epi32(_mm256_cvtps_epi32(v), _mm256_set1_epi32(255));
+    return _mm256_and_si256(q, covered);
+}
+
+// ((d·(255 − a) + s·a + 128)·257) >> 16, lane by lane.
+static inline AVX2 __m256i overlay(__m256i d, __m256i s, __m256i a) {
+    __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(d, _mm256_sub_epi32(_mm256_set1_epi32(255), a)),
+                                 _mm256_add_epi32(_mm256_mullo_epi32(s, a), _mm256_set1_epi32(128)));
+    return _mm256_srli_epi32(_mm256_mullo_epi32(t, _mm256_set1_epi32(257)), 16);
+}
+
+// (cr·r + cg·g + cb·b + offset) >> 16, clamped to 0…255.
+static inline AVX2 __m256i convert(__m256i r, __m256i g, __m256i b, int32_t kr, int32_t kg, int32_t kb, int32_t offset) {
+    __m256i s = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(r, _mm256_set1_epi32(kr)),
+                                                  _mm256_mullo_epi32(g, _mm256_set1_epi32(kg))),
+                                 _mm256_add_epi32(_mm256_mullo_epi32(b, _mm256_set1_epi32(kb)), _mm256_set1_epi32(offset)));
+    return clamp255(_mm256_srai_epi32(s, 16));
+}
+
+// Eight bytes as eight lanes, and back.
+static inline AVX2 __m256i widen(const uint8_t *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+static inline AVX2 void narrow(uint8_t *p, __m256i v) {
+    __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(v, v), _mm256_setzero_si256());
+    uint32_t low = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
+    uint32_t high = (uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
+    uint64_t packed = (uint64_t)low | ((uint64_t)high << 32);
+    __builtin_memcpy(p, &packed, 8);
+}
+
+typedef struct { __m256i r, g, b, a; } lanes;
+
+// Eight pixels' straight colours and alphas, and their luma blended onto `y`.
+static inline AVX2 lanes row(const uint8_t *rgba, uint8_t *y, const stp_ycbcr *c, int *covered) {
+    __m256i w = _mm256_loadu_si256((const __m256i *)rgba);
+    __m256i byte = _mm256_set1_epi32(0xFF);
+    __m256i a = _mm256_srli_epi32(w, 24);
+    __m256i on = _mm256_cmpgt_epi32(a, _mm256_setzero_si256());
+    *covered += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(on)));
+    __m256i half = _mm256_srli_epi32(a, 1);
+    __m256 inverse = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_cvtepi32_ps(a));
+    lanes p;
+    p.r = unpremultiplied(_mm256_and_si256(w, byte), half, inverse, on);
+    p.g = unpremultiplied(_mm256_and_si256(_mm256_srli_epi32(w, 8), byte), half, inverse, on);
+    p.b = unpremultiplied(_mm256_and_si256(_mm256_srli_epi32(w, 16), byte), half, inverse, on);
+    p.a = a;
+    narrow(y, overlay(widen(y), convert(p.r, p.g, p.b, c->y_r, c->y_g, c->y_b, c->y_offset), a));
+    return p;
+}
+
+// Pairs of lanes summed: blocks 0, 1 in lanes 0, 1 and blocks 2, 3 in lanes 4, 5.
+static inline AVX2 __m256i blocks(__m256i top, __m256i bottom) {
+    __m256i s = _mm256_add_epi32(top, bottom);
+    return _mm256_hadd_epi32(s, s);
+}
+
+static inline AVX2 void blend_chroma(uint8_t *d, __m256i s, __m256i a) {
+    __m256i dv = _mm256_setr_epi32(d[0], d[1], 0, 0, d[2], d[3], 0, 0);
+    __m256i out = overlay(dv, s, a);
+    d[0] = (uint8_t)_mm256_extract_epi32(out, 0);
+    d[1] = (uint8_t)_mm256_extract_epi32(out, 1);
+    d[2] = (uint8_t)_mm256_extract_epi32(out, 4);
+    d[3] = (uint8_t)_mm256_extract_epi32(out, 5);
+}
+
+AVX2 int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint8_t *y_top, uint8_t *y_bottom,
+                           uint8_t *cb, uint8_t *cr, const stp_ycbcr *c) {
+    int covered = 0;
+    __m256i alpha = _mm256_set1_epi32((int)0xFF000000u);
+    for (int x = 0; x + 8 <= count; x += 8) {
+        __m256i any = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(top + 4 * x)),
+                                      _mm256_loadu_si256((const __m256i *)(bottom + 4 * x)));
+        if (_mm256_testz_si256(any, alpha)) continue;
+        lanes t = row(top + 4 * x, y_top + x, c, &covered);
+        lanes b = row(bottom + 4 * x, y_bottom + x, c, &covered);
+        // Each block's average straight colour and alpha (transparent pixels count as black).
+        __m256i two = _mm256_set1_epi32(2);
+        __m256i r = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.r, b.r), two), 2);
+        __m256i g = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.g, b.g), two), 2);
+        __m256i bl = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.b, b.b), two), 2);
+        __m256i a = _mm256_srli_epi32(blocks(t.a, b.a), 2);
+        blend_chroma(cb + x / 2, convert(r, g, bl, c->cb_r, c->cb_g, c->cb_b, c->c_offset), a);
+        blend_chroma(cr + x / 2, convert(r, g, bl, c->cr_r, c->cr_g, c->cr_b, c->c_offset), a);
+    }
+    return covered;
+}
+
+#else
+
+int stp_blend_has_avx2(void) { return 0; }
+
+int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint8_t *y_top, uint8_t *y_bottom,
+                      uint8_t *cb, uint8_t *cr, const stp_ycbcr *c) {
+    (void)top; (void)bottom; (void)count; (void)y_top; (void)y_bottom; (void)cb; (void)cr; (void)c;
+    return 0;
+}
+
+#endif
