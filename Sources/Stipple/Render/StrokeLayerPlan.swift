@@ -138,8 +138,11 @@ struct StrokeLayerPass {
 /// and in each cell the bounds of what was marked there.
 struct PixelCells {
     static let shift = 4
-    /// Each cell touched, as `cy << 32 | cx`, and the bounds of the boxes' parts in it.
-    private(set) var marked: [Int: PixelBox] = [:]
+    /// Each cell touched, as `cy << 32 | cx`, and a box's part in it: the first `merged` in
+    /// key order, each cell once with the bounds of its parts; the rest as marked. (A
+    /// dictionary hashed every mark; a frame of stroke layers marks thousands.)
+    private var entries: [(key: Int, part: PixelBox)] = []
+    private var merged = 0
     private let bounds: PixelBox
 
     init(within bounds: PixelBox) { self.bounds = bounds }
@@ -161,16 +164,40 @@ struct PixelCells {
             let y0 = max(b.y0, cy << z), y1 = min(b.y1, (cy << z) + side)
             for cx in b.x0 >> z...(b.x1 - 1) >> z {
                 let part = PixelBox(x0: max(b.x0, cx << z), y0: y0, x1: min(b.x1, (cx << z) + side), y1: y1)
-                let key = PixelCells.key(cx, cy)
-                marked[key] = marked[key].map { $0.union(part) } ?? part
+                entries.append((PixelCells.key(cx, cy), part))
             }
         }
+        // Merged as they grow, so memory stays the cells', not the marks'.
+        if entries.count >= max(4096, 2 * merged) { merge() }
+    }
+
+    /// Sorts the entries by cell and makes each cell one entry, the union of its parts.
+    private mutating func merge() {
+        entries.sort { $0.key < $1.key }
+        var n = 0
+        for e in entries {
+            if n > 0 && entries[n - 1].key == e.key {
+                entries[n - 1].part = entries[n - 1].part.union(e.part)
+            } else {
+                entries[n] = e
+                n += 1
+            }
+        }
+        entries.removeLast(entries.count - n)
+        merged = n
+    }
+
+    /// Each cell touched, in key order, with the bounds of what was marked in it.
+    var marked: [(key: Int, part: PixelBox)] {
+        var all = self
+        all.merge()
+        return all.entries
     }
 
     /// The cells as boxes, each row's runs of neighbouring cells as one, cut to `clip`.
     func boxes(clippedTo clip: PixelBox) -> [PixelBox] {
         var out: [PixelBox] = []
-        for key in marked.keys.sorted() {
+        for (key, _) in marked {
             let cell = PixelCells.cell(key)
             if let last = out.last, last.y0 == cell.y0, last.x1 == cell.x0 {
                 out[out.count - 1].x1 = cell.x1
@@ -198,8 +225,9 @@ struct LayerZone: Equatable {
     }
 
     init(_ marked: PixelCells) {
-        cells = marked.marked.keys.sorted()
-        parts = cells.map { marked.marked[$0]! }
+        let all = marked.marked
+        cells = all.map(\.key)
+        parts = all.map(\.part)
     }
 
     /// Whether the two zones overlap anywhere.
