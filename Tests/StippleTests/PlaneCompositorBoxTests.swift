@@ -15,10 +15,11 @@ final class PlaneCompositorBoxTests: XCTestCase {
     }
 
     /// Every alpha (a row each) with every colour value (a column each), whole blocks and
-    /// both row orders: the vector path and the pixel path against the formula.
+    /// both row orders: the vector path (where the CPU has it) and the pixel path against
+    /// the formula.
     func testEveryColourAndAlphaMatchesTheFormula() {
         var rng = SplitMix64(seed: 31)
-        for bottomUp in [false, true] {
+        for (bottomUp, vectors) in [(false, true), (true, true), (false, false), (true, false)] {
             let header = Y4MHeader(width: 256, height: 256, chroma: .yuv420(tag: nil))
             var pixels = [UInt8](repeating: 0, count: 256 * 256 * 4)
             for a in 0..<256 {
@@ -34,11 +35,12 @@ final class PlaneCompositorBoxTests: XCTestCase {
             let box = PixelBox(x0: 0, y0: 0, x1: 256, y1: 256)
             let conversion = YCbCrConversion(matrix: .bt709, range: .limited)
             let covered = PlaneCompositor.composite(pixels, box: box, premultiplied: true, bottomUp: bottomUp,
-                                                    over: &frame, conversion: conversion)
+                                                    over: &frame, conversion: conversion,
+                                                    vectors: vectors && PlaneCompositor.hasAVX2)
             XCTAssertEqual(covered, reference(pixels, box: box, bottomUp: bottomUp, over: &expected, conversion))
             let differing = frame.bytes.indices.filter { frame.bytes[$0] != expected.bytes[$0] }
-            XCTAssertTrue(differing.isEmpty, "bottomUp \(bottomUp): \(differing.count) samples differ, the first at byte "
-                          + "\(differing.first ?? 0)")
+            XCTAssertTrue(differing.isEmpty, "bottomUp \(bottomUp), vectors \(vectors): \(differing.count) samples differ, "
+                          + "the first at byte \(differing.first ?? 0)")
         }
     }
 
@@ -72,12 +74,15 @@ final class PlaneCompositorBoxTests: XCTestCase {
             var frame = Y4MFrame(header: header)
             for i in frame.bytes.indices { frame.bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
             var expected = frame
+            let vectors = round % 2 == 0
             let covered = PlaneCompositor.composite(pixels, box: box, premultiplied: true, bottomUp: bottomUp,
-                                                    over: &frame, conversion: conversion)
+                                                    over: &frame, conversion: conversion,
+                                                    vectors: vectors && PlaneCompositor.hasAVX2)
             let reference = reference(pixels, box: box, bottomUp: bottomUp, over: &expected, conversion)
             XCTAssertEqual(covered, reference, "round \(round)")
             let differing = frame.bytes.indices.filter { frame.bytes[$0] != expected.bytes[$0] }
-            XCTAssertTrue(differing.isEmpty, "round \(round): \(w)×\(h) \(chroma), box \(box), bottomUp \(bottomUp): "
+            XCTAssertTrue(differing.isEmpty, "round \(round): \(w)×\(h) \(chroma), box \(box), bottomUp \(bottomUp), "
+                          + "vectors \(vectors): "
                           + "\(differing.count) samples differ, the first at byte \(differing.first ?? 0) "
                           + "(\(frame.bytes[differing.first ?? 0]) where the formula gives \(expected.bytes[differing.first ?? 0]))")
         }

@@ -38,10 +38,12 @@ package enum PlaneCompositor {
 
     /// Composites the RGBA pixels of `box` of the frame (`box.width` a row), as
     /// `composite(_:width:height:…)` does a whole frame's. For 4:2:0 the box holds whole
-    /// chroma blocks: its corners are even or on the frame's edge.
+    /// chroma blocks: its corners are even or on the frame's edge. `vectors` off keeps to
+    /// the pixel-by-pixel code where the CPU has AVX2 (the two give the same bytes).
     @discardableResult
     static func composite(_ pixels: [UInt8], box: PixelBox, premultiplied: Bool, bottomUp: Bool,
-                          over frame: inout Y4MFrame, conversion: YCbCrConversion) -> Int {
+                          over frame: inout Y4MFrame, conversion: YCbCrConversion,
+                          vectors: Bool = PlaneCompositor.hasAVX2) -> Int {
         let h = frame.header
         precondition(box.x0 >= 0 && box.y0 >= 0 && box.x1 <= h.width && box.y1 <= h.height
                      && pixels.count == box.width * box.height * 4, "the box is on the frame and holds its pixels")
@@ -60,7 +62,8 @@ package enum PlaneCompositor {
                              && (box.y1 % 2 == 0 || box.y1 == h.height), "4:2:0 boxes hold whole chroma blocks")
                 let chroma = (box.y0 / 2) * h.chromaWidth + box.x0 / 2
                 return composite420(rows, y: base + yo + luma, cb: base + cbo + chroma, cr: base + cro + chroma,
-                                    lumaStride: h.width, chromaWidth: h.chromaWidth, premultiplied, conversion)
+                                    lumaStride: h.width, chromaWidth: h.chromaWidth, premultiplied, conversion,
+                                    vectors: vectors)
             }
         }
     }
@@ -168,7 +171,7 @@ package enum PlaneCompositor {
     /// is a luma row, `chromaWidth` a chroma row.
     static func composite420(_ rows: SketchRows, y: UnsafeMutablePointer<UInt8>, cb: UnsafeMutablePointer<UInt8>,
                              cr: UnsafeMutablePointer<UInt8>, lumaStride: Int, chromaWidth: Int,
-                             _ premultiplied: Bool, _ c: YCbCrConversion) -> Int {
+                             _ premultiplied: Bool, _ c: YCbCrConversion, vectors: Bool) -> Int {
         straightTable.withUnsafeBufferPointer { table in
             let un = table.baseAddress!
             var covered = 0
@@ -176,7 +179,7 @@ package enum PlaneCompositor {
             var lanes = c.lanes
             // Whole row pairs of premultiplied pixels go eight at a time through AVX2 where the
             // CPU has it, up to the last multiple of 8; the rest pixel by pixel.
-            let vectorWidth = premultiplied && hasAVX2 ? width & ~7 : 0
+            let vectorWidth = premultiplied && vectors ? width & ~7 : 0
             for by in stride(from: 0, to: height, by: 2) {
                 let pair = by + 1 < height ? 2 : 1
                 let lines = (rows.row(by), pair == 2 ? rows.row(by + 1) : rows.row(by))
