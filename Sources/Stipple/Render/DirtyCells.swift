@@ -31,6 +31,13 @@ struct DirtyCells {
         }
     }
 
+    /// Adds the marks of `other`, a grid of the same canvas and cell.
+    mutating func formUnion(_ other: DirtyCells) {
+        precondition(other.width == width && other.height == height && other.cell == cell, "the same grid")
+        for i in marks.indices where other.marks[i] { marks[i] = true }
+        isEmpty = isEmpty && other.isEmpty
+    }
+
     /// The marked cells as rectangles, at most `limit` of them (coarser cells past that).
     func boxes(limit: Int = 32) -> [PixelBox] {
         var grid = self

@@ -124,7 +124,8 @@ extension Renderer {
             replacesAll = false
         } else {
             kept.target.map(device.deleteTarget)
-            kept.ink = nil
+            kept.ink = settings.effects.maxAge > 0 ? inkCells(ids, canvas: canvas, frame: frame, effects: settings.effects) : nil
+            ink = kept.ink?.boxes(limit: 64)
             kept.target = try device.makeKeptTarget(width: canvas.width, height: canvas.height,
                                                     guardBand: guardBand(for: canvas), fill: fill)
         }
@@ -171,28 +172,19 @@ extension Renderer {
     /// The cells that can differ between the kept frame and `frame` (the layers as the last
     /// frame left them: this frame has not moved them on yet), or nil when the shown layers
     /// changed their order (then the frame is drawn whole). When stamps age, also the cells
-    /// the stamps of `frame` touch (all of them change, so those are found on the way).
+    /// the stamps of `frame` touch: every live stamp changes, so the changed cells are those
+    /// and the ones the last frame's stamps touched (`kept.ink`).
     private func changedCells(_ kept: KeptSketch.State, shown ids: [LayerID], canvas: Canvas, frame f: Int,
                               effects: AgeEffects) -> (changed: DirtyCells, ink: DirtyCells?)? {
         let old = Set(kept.layers), now = Set(ids)
         guard kept.layers.filter(now.contains) == ids.filter(old.contains) else { return nil }
-        let (p, ff) = (Float(kept.frame), Float(f))
-        if effects.maxAge > 0, let drawn = kept.ink {
-            // Every live stamp changes: the cells of all the last frame drew, and of each stamp now.
-            var cells = drawn, ink = DirtyCells(width: canvas.width, height: canvas.height)
-            for id in ids {
-                guard let layer = layers[id] else { return nil }
-                let end = layer.bornCount(at: ff, effects: effects) ?? layer.stamps.count
-                for s in layer.stamps[layer.head..<end] where effects.isLive(age: s.age + ff) {
-                    guard let b = effects.pixelBox(of: s, age: s.age + ff) else { continue }
-                    cells.mark(b)
-                    ink.mark(b)
-                }
-            }
+        if effects.maxAge > 0 {
+            guard var cells = kept.ink, let ink = inkCells(ids, canvas: canvas, frame: f, effects: effects) else { return nil }
+            cells.formUnion(ink)
             return (cells, ink)
         }
+        let (p, ff) = (Float(kept.frame), Float(f))
         var cells = DirtyCells(width: canvas.width, height: canvas.height)
-        var ink = effects.maxAge > 0 ? cells : nil
         func mark(_ s: SketchPoint, age: Float) {
             if let b = effects.pixelBox(of: s, age: age) { cells.mark(b) }
         }
@@ -209,18 +201,8 @@ extension Renderer {
             let stamps = layer.stamps
             // Stamps born in order: none past those born now can be live then or now.
             let end = layer.bornCount(at: ff, effects: effects) ?? stamps.count
-            if effects.maxAge > 0 {
-                // Every live stamp changes: each at its place and size then and now.
-                for j in layer.head..<end {
-                    let s = stamps[j]
-                    if effects.isLive(age: s.age + ff), let b = effects.pixelBox(of: s, age: s.age + ff) {
-                        cells.mark(b)
-                        ink?.mark(b)
-                    }
-                    if j < had && effects.isLive(age: s.age + p) { mark(s, age: s.age + p) }
-                }
-            } else if let bornThen = layer.bornCount(at: p, effects: effects),
-                      let bornNow = layer.bornCount(at: ff, effects: effects) {
+            if let bornThen = layer.bornCount(at: p, effects: effects),
+               let bornNow = layer.bornCount(at: ff, effects: effects) {
                 // Born in order: only the stamps past what the last frame drew.
                 for s in stamps[min(bornThen, had)..<bornNow] { mark(s, age: s.age + ff) }
             } else {
@@ -230,7 +212,22 @@ extension Renderer {
                 }
             }
         }
-        return (cells, ink)
+        return (cells, nil)
+    }
+
+    /// The cells the live stamps of `ids` touch at `frame`, or nil when a layer is gone.
+    private func inkCells(_ ids: [LayerID], canvas: Canvas, frame f: Int, effects: AgeEffects) -> DirtyCells? {
+        var ink = DirtyCells(width: canvas.width, height: canvas.height)
+        let ff = Float(f)
+        for id in ids {
+            guard let layer = layers[id] else { return nil }
+            // Stamps born in order: none past those born now is live.
+            let end = layer.bornCount(at: ff, effects: effects) ?? layer.stamps.count
+            for s in layer.stamps[layer.head..<end] where effects.isLive(age: s.age + ff) {
+                if let b = effects.pixelBox(of: s, age: s.age + ff) { ink.mark(b) }
+            }
+        }
+        return ink
     }
 }
 
