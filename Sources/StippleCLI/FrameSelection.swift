@@ -4,7 +4,7 @@ import Stipple
 /// `--frames A...B` or `--frames all`.
 enum FrameSelection: ExpressibleByArgument, Sendable {
     case range(FrameRange)
-    /// Frame 0 to the last frame where any stamp is alive or still to be born (`SceneSpan`).
+    /// Frame 0 to the last frame that shows a stamp, or where the canvas settles (`SceneTimeline`).
     case all
 
     init?(argument: String) {
@@ -21,7 +21,7 @@ enum FrameSelection: ExpressibleByArgument, Sendable {
         switch self {
         case let .range(r): return r
         case .all:
-            let frames = SceneSpan(scene: scene).allFrames
+            let frames = scene.timeline.allFrames
             return FrameRange(lower: frames.lowerBound, upper: frames.upperBound)
         }
     }

@@ -190,16 +190,31 @@ final class VideoStreamTests: XCTestCase {
         }
     }
 
-    func testSceneSpan() throws {
+    func testSceneTimelineFrames() throws {
         let fixture = try ScriptFixture()
         let script = try fixture.parse("""
             {"canvas": {"width": 50, "height": 50}, "maxAge": 10, "brushes": {"d": {"builtin": "hard-round"}},
              "draw": [{"brush": "d", "stamps": [[1, 1, 2, -3, 0, 1, 1, 1, 1], [1, 1, 2, -7.5, 0, 1, 1, 1, 1]]}]}
             """)
-        let span = SceneSpan(scene: try Scene(script: script))
-        XCTAssertEqual(span.firstFrame, 3)
-        XCTAssertEqual(span.lastLiveFrame, 17, "born at 7.5 (frame 8), dead from age 10: frame 17.5, so 17 is the last")
-        XCTAssertEqual(span.allFrames, 0...17)
-        XCTAssertFalse(span.mayDraw(frame: 2)); XCTAssertTrue(span.mayDraw(frame: 3)); XCTAssertFalse(span.mayDraw(frame: 18))
+        let timeline = try Scene(script: script).timeline
+        XCTAssertEqual(timeline.firstFrame, 3)
+        XCTAssertEqual(timeline.lastFrame, 17, "born at 7.5 (frame 8), dead from age 10: frame 17.5, so 17 is the last")
+        XCTAssertEqual(timeline.allFrames, 0...17)
+        XCTAssertFalse(timeline.mayShow(frame: 2)); XCTAssertTrue(timeline.mayShow(frame: 3))
+        XCTAssertFalse(timeline.mayShow(frame: 18))
+    }
+
+    /// With stamps that never die, `--frames all` runs to the last session entry, as `describe` says.
+    func testAllFramesReachTheLastSessionEntry() throws {
+        let fixture = try ScriptFixture()
+        let script = try fixture.parse("""
+            {"canvas": {"width": 64, "height": 64}, "fps": 30, "brushes": {"d": {"builtin": "hard-round"}},
+             "draw": [{"brush": "d", "points": [{"x": 10, "y": 10, "t": 0}, {"x": 50, "y": 40, "t": 0.1}]},
+                      {"undo": 1, "t": 0.5}, {"redo": 1, "t": 0.8}]}
+            """)
+        let timeline = try Scene(script: script).timeline
+        XCTAssertEqual(timeline.liveFrames?.upperBound, 24)
+        XCTAssertEqual(timeline.allFrames, 0...24)
+        XCTAssertTrue(timeline.mayShow(frame: 24))
     }
 }

@@ -199,7 +199,7 @@ extension Renderer {
                 b.mode = mode
                 b.edgeReference = layer.edgeReference(at: f)
                 if mode.edgeTolerance != nil, let first = layer.stamps.first {
-                    b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: Int(-first.age), entry: 0)
+                    b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: EdgeAnchor.birthFrame(age: first.age), entry: 0)
                 }
                 // A layer that does not age, its stamps born in order, only grows: the stamps drawn
                 // are its first ones, and its layer target can be kept (`drawPasses`).

@@ -205,10 +205,9 @@ extension Renderer {
     package func heldScratchTargets() -> Int { (device.tileTarget == nil ? 0 : 1) + (device.madeModes?.heldTargets ?? 0) }
 
     /// `scene` at `frame` planned in tiles (`tile`, or the driver's size), every edge
-    /// reference resolved (`memo` keeps them from frame to frame).
+    /// reference resolved (the scene's table keeps them from frame to frame).
     package func planTiles(_ scene: Scene, frame: Int, primitive: Primitive = .points, tile: Int? = nil) throws -> TiledFrame {
-        var memo = EdgeMemo()
-        let batches = try edgeResolvedBatches(scene, atFrame: frame, primitive: primitive, memo: &memo)
+        let batches = try resolvedBatches(scene, atFrame: frame, primitive: primitive)
         return try planTiles(canvas: scene.canvas, batches: batches,
                              settings: RenderSettings(effects: scene.effects, primitive: primitive), tile: tile)
     }

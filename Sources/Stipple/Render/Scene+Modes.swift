@@ -2,15 +2,16 @@ extension Scene {
     /// True when some draw entry is drawn as a stroke layer (one that reads the canvas).
     package var hasStrokeLayers: Bool { FramePasses(batches).hasLayers }
 
-    /// The render frames at which "detect edges" strokes read their reference: the frame
-    /// their first sample is born, or, when an undo hides them then, the first frame after
-    /// it that draws them (visibility changes only at the session entries' frames).
+    /// The render frames at which "detect edges" strokes read their reference in a bake: the
+    /// read frame (`edgeReadFrame`: the frame their first sample is born, frame 0 for one born
+    /// before it), or, when an undo hides them then, the first frame after it that draws them
+    /// (visibility changes only at the session entries' frames).
     package var edgeBirthFrames: [Int] {
         let changes = Set(session.ops.map { $0.frame - session.startFrame }).sorted()
         return batches.indices.compactMap { i in
             guard batches[i].mode?.edgeTolerance != nil, let a = batches[i].edgeAnchor else { return nil }
-            let born = a.frame - session.startFrame
-            return ([born] + changes.filter { $0 > born }).first { state(atFrame: $0).entries.contains(i) }
+            let read = edgeReadFrame(a)
+            return ([read] + changes.filter { $0 > read }).first { state(atFrame: $0).entries.contains(i) }
         }
     }
 

@@ -4,13 +4,13 @@ import Foundation
 /// order with their ages at frame 0. Knows nothing of GL.
 public struct Scene: Sendable {
     /// The canvas: size and background (colour or decoded image).
-    public var canvas: Canvas
+    public var canvas: Canvas { didSet { edgeReferences = EdgeReferenceTable() } }
     /// How stamps age: the script's `maxAge`, `dissolveDistance` and `pointScale`.
-    public var effects: AgeEffects
+    public var effects: AgeEffects { didSet { edgeReferences = EdgeReferenceTable() } }
     /// Frames a second: touch times become frames at this rate.
     public var fps: Double
     /// One batch a `draw` entry, ages as at frame 0.
-    public var batches: [StampBatch]
+    public var batches: [StampBatch] { didSet { edgeReferences = EdgeReferenceTable() } }
     /// Every file the scene was made from (script, brushes, background, stamp files):
     /// outputs must never overwrite one of them.
     package var inputFiles: [String]
@@ -18,7 +18,10 @@ public struct Scene: Sendable {
     package var canvasSizeLocation: InputLocation
     package var scriptPath: String
     /// The script's undo, redo and clear entries and its `startFrame` (docs/reference.md §12).
-    package var session = SessionTimeline()
+    package var session = SessionTimeline() { didSet { edgeReferences = EdgeReferenceTable() } }
+    /// The "detect edges" references found so far, for every renderer that draws this
+    /// scene; a new table whenever the scene changes.
+    package private(set) var edgeReferences = EdgeReferenceTable()
 
     /// Loads a script's brushes and background. Errors name the file and the place.
     public init(script: Script) throws {

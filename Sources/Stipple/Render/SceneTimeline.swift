@@ -1,5 +1,6 @@
-/// When a script's stamps are on the canvas: what `stipple describe` prints, so a user can
-/// learn how long an animation is before rendering it.
+/// When a script's stamps are on the canvas, in render frames: the one answer to "which
+/// frames" — what `stipple describe` prints, what `--frames all` renders, and the frames a
+/// bake draws (outside them the sketch is empty and the video passes through).
 package struct SceneTimeline: Sendable, Equatable {
     /// Every stamp and stroke stamp of the script.
     package var stamps: Int
@@ -19,6 +20,16 @@ package struct SceneTimeline: Sendable, Equatable {
     package var liveFrames: ClosedRange<Int>? {
         guard let first = firstFrame else { return nil }
         return first...max(first, lastFrame ?? settledFrame)
+    }
+
+    /// `--frames all`: frame 0 through the last frame that shows a stamp, or, when stamps
+    /// never die, the frame the canvas settles at (the last birth or session entry).
+    package var allFrames: ClosedRange<Int> { 0...(liveFrames?.upperBound ?? 0) }
+
+    /// Whether render frame `n` may show a stamp.
+    package func mayShow(frame n: Int) -> Bool {
+        guard let firstFrame, n >= firstFrame else { return false }
+        return lastFrame.map { n <= $0 } ?? true
     }
 }
 

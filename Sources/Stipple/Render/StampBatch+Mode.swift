@@ -10,9 +10,7 @@ extension StampBatch {
             let frame = (first.t * fps + 1e-9).rounded(.down)
             b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: Int(max(-1e9, min(1e9, frame))), entry: index)
         } else if let first = entry.stamps.first {
-            // Born at the first frame where its age is 0 or more.
-            let frame = (-first.age).rounded(.up)
-            b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: Int(max(-1e9, min(1e9, frame.isFinite ? frame : 0))), entry: index)
+            b.edgeAnchor = EdgeAnchor(x: first.x, y: first.y, frame: EdgeAnchor.birthFrame(age: first.age), entry: index)
         }
         return b
     }

@@ -25,7 +25,8 @@ public final class VideoBake {
     public let settings: RenderSettings
     /// The renderer that draws the sketch.
     public let renderer: Renderer
-    let span: SceneSpan
+    /// The render frames that may show a stamp.
+    let timeline: SceneTimeline
     /// Where the last `run`'s time went, on the thread that reads, composites and writes.
     package private(set) var timings = BakeTimings()
 
@@ -81,7 +82,7 @@ public final class VideoBake {
         conversion = YCbCrConversion(matrix: matrix ?? .default(forHeight: header.height),
                                      range: range ?? header.colorRange ?? .limited)
         settings = RenderSettings(effects: scene.effects, primitive: primitive)
-        span = SceneSpan(scene: scene)
+        timeline = scene.timeline
         try scene.checkFits(renderer.info)
     }
 
@@ -126,7 +127,7 @@ public final class VideoBake {
         let first = frames?.lowerBound ?? 0, last = frames?.upperBound ?? Int.max
         let layers = try await scene.makeLayers(on: renderer)
         let canvas = Canvas(width: header.width, height: header.height)
-        let (renderer, settings, span, scene) = (self.renderer, self.settings, self.span, self.scene)
+        let (renderer, settings, timeline, scene) = (self.renderer, self.settings, self.timeline, self.scene)
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
         let modes = scene.hasStrokeLayers
             ? ModeBake(renderer: renderer, conversion: conversion, settings: settings, wholeFrames: !keepsSketch,
@@ -167,7 +168,7 @@ public final class VideoBake {
                     return .changed(try await renderer.renderKept(kept, layers: shown, canvas: canvas,
                                                                   frame: state.clockFrame, settings: settings))
                 }
-                guard !shown.isEmpty, span.mayDraw(frame: state.clockFrame) || !live.layers.isEmpty else { return .whole(nil) }
+                guard !shown.isEmpty, timeline.mayShow(frame: n) || !live.layers.isEmpty else { return .whole(nil) }
                 return .whole(try await renderer.renderPremultiplied(state, layers: layers + live.layers, canvas: canvas,
                                                                      settings: settings))
             }

@@ -40,12 +40,36 @@ final class FramePlanTimelineTests: XCTestCase {
         let s = try scene(##"{ "canvas": { "width": 64, "height": 40, "background": "#ffffff" }, "fps": 30, "##
             + #""brushes": { "b": { "builtin": "soft-round" } }, "draw": [\#(strokes.joined(separator: ","))] }"#)
         let renderer = try Renderer()
-        var memo = EdgeMemo()
-        _ = try await renderer.edgeResolvedBatches(s, atFrame: 40, memo: &memo)
-        XCTAssertEqual(memo.references.count, 16)
-        // The same references drawn at a later frame come from the memo: no new reads.
-        _ = try await renderer.edgeResolvedBatches(s, atFrame: 45, memo: &memo)
-        XCTAssertEqual(memo.references.count, 16)
+        _ = try await renderer.resolvedBatches(s, atFrame: 40)
+        XCTAssertEqual(s.edgeReferences.count, 16)
+        // The same references drawn at a later frame, or a whole frame drawn, come from the
+        // scene's table: no new reads, however many frames a run draws.
+        _ = try await renderer.resolvedBatches(s, atFrame: 45)
+        _ = try await renderer.render(s, frame: 50)
+        XCTAssertEqual(s.edgeReferences.count, 16)
+        // A changed copy starts a table of its own; the original keeps its references.
+        var changed = s
+        changed.batches.removeLast()
+        XCTAssertEqual(changed.edgeReferences.count, 0)
+        _ = try await renderer.resolvedBatches(changed, atFrame: 45)
+        XCTAssertEqual(changed.edgeReferences.count, 15)
+        XCTAssertEqual(s.edgeReferences.count, 16)
+    }
+
+    /// `--frames all` runs to the last session entry, as `describe` does.
+    func testFramesAllRunsToTheLastSessionEntry() throws {
+        let s = try scene("""
+            { "canvas": { "width": 64, "height": 64 }, "fps": 30,
+              "brushes": { "b": { "builtin": "hard-round" } },
+              "draw": [ { "brush": "b", "radius": 4, "color": "#ff0000", "points": [ { "x": 8, "y": 8, "t": 0 } ] },
+                        { "undo": 1, "t": 0.5 }, { "redo": 1, "t": 0.8 } ] }
+            """)
+        let out = URL(fileURLWithPath: s.scriptPath).deletingLastPathComponent().appendingPathComponent("f").path
+        let r = try TestSupport.stipple(["render", s.scriptPath, "--frames", "all", "-o", out + "/"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }.sorted()
+        XCTAssertEqual(written.count, 25, "frames 0…24")
+        XCTAssertEqual(written.last, "frame-0024.png")
     }
 
     /// A shadow on a canvas past the driver's side (with its blur's spill) draws in tiles,

@@ -99,7 +99,7 @@ struct RandomScript {
         } else {
             let stamps = (0..<int(1...12)).map { _ -> String in
                 let (x, y) = point(w, h)
-                return String(format: "[%.2f, %.2f, %d, %d, %.3f, %.3f, %.3f, %.3f, %.3f]", x, y, int(1...radius), -int(0...24),
+                return String(format: "[%.2f, %.2f, %d, %d, %.3f, %.3f, %.3f, %.3f, %.3f]", x, y, int(1...radius), -int(-6...24),
                               double(0...6.28), double(0...1), double(0...1), double(0...1), double(0.2...1))
             }
             keys.append("\"stamps\": [" + stamps.joined(separator: ", ") + "]")
