@@ -179,7 +179,7 @@ final class ModePasses {
             try gl.checkError("drawing a stroke layer")
             return
         }
-        let blurs = mode.effect == .soften || mode.effect == .sharpen
+        let blurs = mode.isBlur
         // L's target, where the CPU reads it back to blur.
         let layerTarget = blursOnCPU ? kept?.target ?? atlas.placed(slot, like: canvas) : nil
         if blurs, let layer = layerTarget {
@@ -278,16 +278,15 @@ final class ModePasses {
     }
 
     /// The blend factors (source, destination) that draw `pass` as L × k over the canvas
-    /// (premultiplied), where its mode is a blend alone: over, erase or screen, without an
-    /// effect, a shadow or "detect edges"; else nil, and the passes read the canvas.
+    /// (premultiplied), where its mode has a fixed-function blend (`StrokeMode.fixedFunctionBlend`);
+    /// else nil, and the passes read the canvas.
     static func blendFactors(_ pass: StrokeLayerPass) -> (source: GLenum, destination: GLenum)? {
-        let m = pass.mode
-        guard m.effect == nil, m.shadow == nil, pass.reference == nil, m.edgeTolerance == nil else { return nil }
-        switch m.blend {
+        guard pass.reference == nil, let blend = pass.mode.fixedFunctionBlend else { return nil }
+        switch blend {
         case .over: return (GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         case .erase: return (GLenum(GL_ZERO), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         case .screen: return (GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_COLOR))
-        case .multiply: return nil
+        case .multiply: preconditionFailure("multiply reads the canvas")
         }
     }
 

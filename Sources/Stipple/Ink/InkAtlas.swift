@@ -78,9 +78,9 @@ package final class InkAtlas: @unchecked Sendable {
     /// its stroke layers (an eraser) and cannot share a page.
     func stamps(_ drawing: InkDrawing) -> (stamps: [SketchPoint], plan: InkPlan)? {
         let plan = InkPlan.layout(drawing, options)
+        guard !plan.needsStrokeLayers else { return nil }
         var out: [SketchPoint] = []
         for s in plan.strokes {
-            if s.style.mode != nil { return nil }
             for st in StrokeBuilder.stamps(for: s.samples, style: s.style, fps: InkOptions.fps, seed: 0, strokeIndex: s.index)
             where st.point.alpha > 0 {
                 var p = st.point
@@ -95,7 +95,7 @@ package final class InkAtlas: @unchecked Sendable {
     /// (`InkChords`); nil when the drawing needs its stroke layers and is drawn alone, in stamps.
     func polylines(_ drawing: InkDrawing) -> (strokes: [[InkChords.Knot]], plan: InkPlan)? {
         let plan = InkPlan.layout(drawing, options)
-        guard plan.strokes.allSatisfy({ $0.style.mode == nil }) else { return nil }
+        guard !plan.needsStrokeLayers else { return nil }
         return (plan.strokes.map(InkChords.polyline), plan)
     }
 

@@ -67,6 +67,9 @@ package struct InkPlan: Sendable {
     /// the whole drawing and a timelapse (`--speed`) replays it.
     package var startFrame: Int
 
+    /// True when some stroke is drawn as a stroke layer (an eraser): asked of the frame's passes.
+    var needsStrokeLayers: Bool { FramePasses(modes: strokes.lazy.map(\.style.mode)).hasLayers }
+
     /// The radius of a stroke that neither the file nor `--radius` sizes, in canvas pixels.
     static func fallbackRadius(_ drawing: InkDrawing, scale: Double, canvasSide: Double) -> Double {
         let r = InkOptions.defaultRadius(drawing) * scale

@@ -24,14 +24,18 @@ extension Renderer {
         let chosen = try resolve(ids, frame: frame, effects: effects)
         let f = Float(frame)
         var cells = DirtyCells(width: width, height: height)
-        for layer in chosen {
-            let window = layer.window(at: f, effects: effects)
-            guard let mode = layer.mode else {
-                for s in layer.stamps[window] where effects.isLive(age: s.age + f) {
-                    if let b = effects.pixelBox(of: s, age: s.age + f) { cells.mark(b) }
+        for pass in FramePasses(modes: chosen.lazy.map(\.mode)).passes {
+            guard case let .layer(index, mode) = pass else {
+                guard case let .stamps(range) = pass else { continue }
+                for layer in chosen[range] {
+                    for s in layer.stamps[layer.window(at: f, effects: effects)] where effects.isLive(age: s.age + f) {
+                        if let b = effects.pixelBox(of: s, age: s.age + f) { cells.mark(b) }
+                    }
                 }
                 continue
             }
+            let layer = chosen[index]
+            let window = layer.window(at: f, effects: effects)
             // "Detect edges" reads its reference under the first sample the frame it is born.
             if mode.edgeTolerance != nil, layer.edgeReference == nil, let first = layer.stamps.first,
                let p = EdgeAnchor(x: first.x, y: first.y, frame: 0, entry: 0).pixel(width: width, height: height) {
@@ -45,7 +49,7 @@ extension Renderer {
             }
             guard let pass else { continue }
             let spare = StrokeMode.blurRadius
-            let spread = max(StrokeMode.blurRadius, 2 * (mode.shadow?.radius ?? 0)) + spare
+            let spread = mode.readSpread + spare
             cells.mark(pass.region.grown(x: spare, y: spare))
             cells.mark(pass.stamps.grown(x: spread, y: spread))
         }

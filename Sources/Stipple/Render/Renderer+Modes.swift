@@ -203,7 +203,7 @@ extension Renderer {
                 }
                 // A layer that does not age, its stamps born in order, only grows: the stamps drawn
                 // are its first ones, and its layer target can be kept (`drawPasses`).
-                run.append((layer, b, settings.effects.maxAge == 0 && layer.bornInOrder && w.lowerBound == 0))
+                run.append((layer, b, layer.onlyGrows(window: w, effects: settings.effects)))
                 // The last layers end where snapshots are kept.
                 if keys != nil, i >= chosen.count - 2 { try drawRun() }
             }

@@ -71,7 +71,7 @@ extension Renderer {
         var bytes = 0
         for (id, layer) in zip(ids, chosen) {
             let w = layer.window(at: f, effects: effects)
-            let grows = effects.maxAge == 0 && layer.bornInOrder && w.lowerBound == 0
+            let grows = layer.onlyGrows(window: w, effects: effects)
             let key: Float? = grows ? nil : f
             let known = cache.entries[id]
             if let known, known.window == w, known.frame == key {

@@ -97,6 +97,13 @@ final class StampLayer {
         return head..<end
     }
 
+    /// True when the stamps drawn through `window` are the layer's first ones and only ever
+    /// grow from frame to frame: the layer does not age, its stamps are born in order, and the
+    /// window starts at its first stamp. What was drawn of it can then be kept and added to.
+    func onlyGrows(window: Range<Int>, effects: AgeEffects) -> Bool {
+        effects.maxAge == 0 && bornInOrder && window.lowerBound == 0
+    }
+
     /// How many stamps are born by `frame` when they are born in order (a prefix of the
     /// layer, found by bisection); nil otherwise.
     func bornCount(at frame: Float, effects: AgeEffects) -> Int? {

@@ -75,8 +75,7 @@ struct StrokeLayerPass {
     /// and the stamps grown by the soften/sharpen blur and by twice the shadow's taps (the
     /// shadow's first pass writes R past the stamps and reads R past that).
     var reads: PixelBox {
-        let spread = max(StrokeMode.blurRadius, 2 * (mode.shadow?.radius ?? 0))
-        return region.union(stamps.grown(x: spread, y: StrokeMode.blurRadius))
+        region.union(stamps.grown(x: mode.readSpread, y: StrokeMode.blurRadius))
             .clipped(width: canvasWidth, height: canvasHeight)
     }
 
@@ -259,8 +258,7 @@ extension StrokeLayerPass {
 
     /// The zone of stamps whose live squares are `squares`.
     static func zone(mode: StrokeMode, squares: [PixelBox], width: Int, height: Int) -> LayerZone {
-        let blurs = mode.effect == .soften || mode.effect == .sharpen
-        let margin = (blurs ? StrokeMode.blurRadius : 0) + 1
+        let margin = mode.blurTaps + 1
         // Nothing past the canvas is changed, and a layer reads no further than its margin past it.
         let reach = margin + (mode.shadow?.radius ?? 0)
         let canvas = PixelBox(x0: 0, y0: 0, x1: width, y1: height).grown(x: 2 * reach, y: 2 * reach)

@@ -57,10 +57,35 @@ public struct StrokeMode: Sendable, Equatable {
     /// read blurred pixels chain: a tile apron for several soften/sharpen strokes in a row
     /// needs the sum of their reaches.
     package var reach: Int {
-        var r = 0
-        if effect == .soften || effect == .sharpen { r = StrokeMode.blurRadius }
+        var r = blurTaps
         if let s = shadow { r = max(r, max(abs(s.dx), abs(s.dy)) + s.radius) }
         return r
+    }
+}
+
+/// What kind of work a mode is: each asked here, and nowhere re-derived.
+extension StrokeMode {
+    /// Soften and sharpen: the effect reads a blur of the canvas around each pixel.
+    package var isBlur: Bool { effect == .soften || effect == .sharpen }
+
+    /// Taps on each side of the canvas blur this mode reads: `blurRadius` for a blur, else 0.
+    package var blurTaps: Int { isBlur ? StrokeMode.blurRadius : 0 }
+
+    /// How far past its stamps the mode's passes read L and the canvas across (the soften
+    /// and sharpen blur's taps, or twice a shadow's taps: its first pass writes them past
+    /// the stamps and reads them past that); down, the blur's taps.
+    package var readSpread: Int { max(StrokeMode.blurRadius, 2 * (shadow?.radius ?? 0)) }
+
+    /// True when the result at a pixel depends on that pixel of the canvas and of L alone:
+    /// no blur, no shadow and no "detect edges" reference.
+    package var actsPixelByPixel: Bool { !isBlur && shadow == nil && edgeTolerance == nil }
+
+    /// The blend a fixed-function GPU blend draws as L × k over the canvas: `over`, `erase`
+    /// or `screen` alone (no effect, shadow or "detect edges"); nil when the passes must read
+    /// the canvas.
+    package var fixedFunctionBlend: Blend? {
+        guard effect == nil, shadow == nil, edgeTolerance == nil, blend != .multiply else { return nil }
+        return blend
     }
 }
 

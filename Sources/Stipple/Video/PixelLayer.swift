@@ -70,11 +70,11 @@ struct PixelLayer: Sendable {
         return spans
     }
 
-    /// How a layer with `mode` meets the canvas, when it acts pixel by pixel; nil when it
-    /// reads around a pixel (a blur, a shadow) or reads a reference (edges).
+    /// How a layer with `mode` meets the canvas, when it acts pixel by pixel
+    /// (`StrokeMode.actsPixelByPixel`); nil when it does not.
     static func op(_ mode: StrokeMode?) -> (Op, Float)? {
         guard let mode else { return (.over, 1) }
-        guard mode.edgeTolerance == nil, mode.shadow == nil else { return nil }
+        guard mode.actsPixelByPixel else { return nil }
         let op: Op
         switch mode.effect {
         case nil:
@@ -88,7 +88,7 @@ struct PixelLayer: Sendable {
         case .darken: op = .darken
         case .saturate: op = .saturate
         case .desaturate: op = .desaturate
-        case .soften, .sharpen: return nil
+        case .soften, .sharpen: preconditionFailure("a blur does not act pixel by pixel")
         }
         return (op, mode.strokeOpacity)
     }
