@@ -50,6 +50,8 @@ package struct BenchConfig: Sendable, Codable {
     package var animationFrames = 8
     package var readbackSizes = [[320, 568], [1280, 720], [1920, 1080]]
     package var sequenceFrames = 300
+    /// Frames of the modes scenario's `--frames` run with and without "detect edges".
+    package var edgesFrames = 120
     /// Frames of the video scenario (at width × height, 4:2:0).
     package var videoFrames = 150
     /// The bake against its floors: sizes (width, height, stroke radius), frames, repetitions.
@@ -104,6 +106,7 @@ package struct BenchConfig: Sendable, Codable {
         c.animationFrames = 3
         c.readbackSizes = [[320, 568]]
         c.sequenceFrames = 12
+        c.edgesFrames = 12
         c.videoFrames = 12
         c.videoGoalSizes = [[160, 90, 4]]
         c.videoGoalFrames = 12

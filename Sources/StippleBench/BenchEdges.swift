@@ -19,8 +19,11 @@ extension BenchSuite {
             try edgesScript(count).write(toFile: path, atomically: true, encoding: .utf8)
             let scene = try Scene.load(path: path)
             let frame = 2 * count + 10
+            // Each repetition reads the references again, as a run's first frame does.
             let t = try await renderer.measure(warmup: config.warmup, reps: config.reps) {
-                _ = try $0.render(scene, frame: frame)
+                var fresh = scene
+                fresh.forgetEdgeReferences()
+                _ = try $0.render(fresh, frame: frame)
             }
             var row = BenchRow(scenario: "modes", variant: "\(count) detect-edges strokes",
                                workload: "6 plain strokes, then \(count) edges strokes (desaturate, over) "
@@ -35,12 +38,58 @@ extension BenchSuite {
             }
             report.rows.append(row)
         }
+        try await edgesFrames(renderer, &report, dir: dir)
+    }
+
+    /// `render --frames` of a script of 16 darken strokes with "detect edges", against the
+    /// same frames of the script without the key: a run reads each reference once (the scene
+    /// keeps them), so its frames cost about what frames without edges do.
+    private func edgesFrames(_ renderer: Renderer, _ report: inout BenchReport, dir: URL) async throws {
+        let (count, frames, w, h) = (16, config.edgesFrames, 512, 256)
+        log("modes: --frames 0...\(frames - 1) of \(count) darken strokes with and without detect edges, in turn")
+        var scenes: [Scene] = []
+        for edges in [false, true] {
+            let path = dir.appendingPathComponent("frames-\(edges).json").path
+            try edgesScript(count, width: w, height: h, keys: { _ in
+                #", "effect": "darken""# + (edges ? #", "edges": { "tolerance": 40 }"# : "")
+            }).write(toFile: path, atomically: true, encoding: .utf8)
+            scenes.append(try Scene.load(path: path))
+        }
+        let loaded = scenes
+        // A whole run a repetition, the two scripts in turn; every run starts with no reference known.
+        let times = try await renderer.measureInTurn(warmup: 1, reps: max(3, config.reps / 2), count: 2) { r, v in
+            var scene = loaded[v]
+            scene.forgetEdgeReferences()
+            for n in 0..<frames { _ = try r.render(scene, frame: n) }
+        }
+        let work = "\(frames) frames of 6 plain and \(count) darken strokes \(w)×\(h), each drawn from the script "
+            + "and read back (render --frames)"
+        let plain = Timing(samples: times[0]), edged = Timing(samples: times[1])
+        report.rows.append(BenchRow(scenario: "modes", variant: "--frames, darken strokes", workload: work, timing: plain,
+                                    figures: ["ms/frame": plain.median * 1e3 / Double(frames)]))
+        var row = BenchRow(scenario: "modes", variant: "--frames, darken strokes with detect edges", workload: work,
+                           timing: edged, figures: ["ms/frame": edged.median * 1e3 / Double(frames)])
+        let ratios = zip(times[1], times[0]).map { $0 / $1 }
+        row.ratio = Timing(samples: ratios).median
+        row.ratioTo = "the same frames without detect edges, median of \(ratios.count) rounds"
+        report.rows.append(row)
+        report.targets.append(.init(name: "modes: --frames with detect edges / without", measured: row.ratio!,
+                                    limit: 1.2, atMost: true))
     }
 
     /// Six wide plain strokes in four colours, then `count` edges strokes crossing them,
     /// each born two frames after the one before.
     private func edgesScript(_ count: Int) -> String {
-        let (w, h) = (Double(config.width), Double(config.height))
+        edgesScript(count, width: config.width, height: config.height) { i in
+            i % 2 == 0 ? #", "effect": "desaturate", "edges": { "tolerance": 40 }"#
+                : #", "edges": { "tolerance": 40 }, "strokeOpacity": 0.7"#
+        }
+    }
+
+    /// Six wide plain strokes in four colours on a `width`×`height` canvas, then `count`
+    /// strokes crossing them with `keys(i)` added, each born two frames after the one before.
+    private func edgesScript(_ count: Int, width: Int, height: Int, keys: (Int) -> String) -> String {
+        let (w, h) = (Double(width), Double(height))
         var rng = SplitMix64(seed: config.seed)
         func stroke(_ keys: String, radius: Double, color: String, t: Double) -> String {
             let (x0, y0) = (Double.random(in: 0...w, using: &rng), Double.random(in: 0...h, using: &rng))
@@ -55,11 +104,9 @@ extension BenchSuite {
         let colors = ["#d04030", "#3060c0", "#40a050", "#e0c040"]
         var draw = (0..<6).map { stroke("", radius: h / 6, color: colors[$0 % 4], t: 0) }
         for i in 0..<count {
-            let keys = i % 2 == 0 ? #", "effect": "desaturate", "edges": { "tolerance": 40 }"#
-                : #", "edges": { "tolerance": 40 }, "strokeOpacity": 0.7"#
-            draw.append(stroke(keys, radius: h / 20, color: "#202020", t: Double(2 * i + 2) / 30))
+            draw.append(stroke(keys(i), radius: h / 20, color: "#202020", t: Double(2 * i + 2) / 30))
         }
-        return ##"{ "canvas": { "width": \##(config.width), "height": \##(config.height), "background": "#f4efe6" }, "fps": 30, "##
+        return ##"{ "canvas": { "width": \##(width), "height": \##(height), "background": "#f4efe6" }, "fps": 30, "##
             + #""brushes": { "soft": { "builtin": "soft-round" } }, "draw": [\#(draw.joined(separator: ",\n"))] }"#
     }
 }

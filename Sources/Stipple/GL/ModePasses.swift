@@ -273,7 +273,15 @@ final class ModePasses {
         }
         for (unit, name) in ["uBefore", "uLayer", "uBlurred", "uShadow"].enumerated() { p.setSampler(gl, name, unit: unit) }
         gl.bindTextureUnits([c.texture, l.texture, blurredTexture, st.texture])
-        drawBoxes(canvas, cover)
+        if group.contains(where: { $0.reference != first.reference }) {
+            // "Detect edges" layers with their own references: each drawn over its own parts.
+            for pass in group {
+                setWeight(p, pass)
+                drawBoxes(canvas, pass.coverParts.map { pass.needed($0) }.filter { !$0.isEmpty })
+            }
+        } else {
+            drawBoxes(canvas, cover)
+        }
         try gl.checkError("drawing a stroke layer")
     }
 

@@ -52,4 +52,7 @@ extension Scene {
     package func edgeReadFrame(_ anchor: EdgeAnchor) -> Int {
         max(0, anchor.frame - session.startFrame)
     }
+
+    /// Forgets the references found so far (the benchmark times runs that read them).
+    package mutating func forgetEdgeReferences() { edgeReferences = EdgeReferenceTable() }
 }

@@ -118,8 +118,11 @@ struct PassReaches: Sendable, Equatable {
     }
 }
 
-/// A run of stroke layers (no plain entry and no "detect edges" stroke between them) as the
-/// groups that share their passes (`ModePasses.draw`), in the order they are drawn.
+/// A run of stroke layers (no plain entry, and no "detect edges" stroke whose reference is
+/// read from the canvas then, between them) as the groups that share their passes
+/// (`ModePasses.draw`), in the order they are drawn. A group's layers share one mode; they
+/// share one "detect edges" reference too where a blur or a shadow reads the weight around a
+/// pixel (elsewhere the final pass draws each layer's own parts with its own reference).
 ///
 /// Layers whose zones do not meet (`StrokeLayerPass.zone`) give the same pixels in either
 /// order, so a layer joins the first group of its mode that comes after every group holding
@@ -131,10 +134,23 @@ enum LayerGroups {
     /// bounds): a place drawn over again and again costs no more than this a layer.
     static let keptInACell = 8
 
-    /// The groups of layers with `modes` and `zones`, as indices, in drawing order.
-    static func schedule(_ zones: [LayerZone], modes: [StrokeMode]) -> [[Int]] {
+    /// What the layers of one group share: the mode, and the "detect edges" reference where
+    /// the weight is read around a pixel (a blur, a shadow).
+    struct Key: Equatable {
+        var mode: StrokeMode
+        var reference: [Float]?
+
+        init(_ pass: StrokeLayerPass) {
+            mode = pass.mode
+            reference = pass.mode.isBlur || pass.mode.shadow != nil ? pass.reference : nil
+        }
+    }
+
+    /// The groups of layers with `modes` (or any key that layers of a group must share) and
+    /// `zones`, as indices, in drawing order.
+    static func schedule<Mode: Equatable>(_ zones: [LayerZone], modes: [Mode]) -> [[Int]] {
         precondition(zones.count == modes.count)
-        var groups: [(mode: StrokeMode, members: [Int])] = []
+        var groups: [(mode: Mode, members: [Int])] = []
         // The layers so far in each cell: their groups and their parts of it.
         var placed: [Int: [(group: Int, part: PixelBox)]] = [:]
         for (m, zone) in zones.enumerated() {

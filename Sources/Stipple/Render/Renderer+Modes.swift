@@ -70,7 +70,7 @@ extension Renderer {
         func drawPending() throws {
             guard !pending.isEmpty else { return }
             let groups = mergesLayers
-                ? LayerGroups.schedule(zones, modes: pending.map(\.pass.mode))
+                ? LayerGroups.schedule(zones, modes: pending.map { LayerGroups.Key($0.pass) })
                 : pending.indices.map { [$0] }
             var run: [[(batch: Int, pass: StrokeLayerPass)]] = []
             for group in groups {
@@ -97,13 +97,13 @@ extension Renderer {
             case let .layer(i, mode):
                 let batch = batches[i]
                 var reference = batch.edgeReference
-                if mode.edgeTolerance != nil {
-                    // Its reference may be the canvas drawn so far, and it shares no passes.
+                // A reference not known yet is read from the canvas drawn so far: every layer
+                // before it drawn first, and it shares no passes.
+                let readsNow = mode.edgeTolerance != nil && reference == nil
+                if readsNow {
                     try drawPending()
-                    if reference == nil {
-                        guard batch.edgeAnchor != nil || !batch.stamps.isEmpty else { continue }
-                        reference = try referenceNow(batch, target: target, canvas: canvas)
-                    }
+                    guard batch.edgeAnchor != nil || !batch.stamps.isEmpty else { continue }
+                    reference = try referenceNow(batch, target: target, canvas: canvas)
                 }
                 references[i] = reference
                 // The live stamps' squares, once: the pass, its cover and its zone all start from them.
@@ -114,7 +114,7 @@ extension Renderer {
                                                       height: canvas.height, reference: reference) else { continue }
                 layerPass.exact = exact
                 layerPass.findCover(squares)
-                if mode.edgeTolerance != nil {
+                if readsNow {
                     try drawLayers([(i, layerPass)])
                 } else {
                     pending.append((i, layerPass))

@@ -21,7 +21,7 @@ public struct Scene: Sendable {
     package var session = SessionTimeline() { didSet { edgeReferences = EdgeReferenceTable() } }
     /// The "detect edges" references found so far, for every renderer that draws this
     /// scene; a new table whenever the scene changes.
-    package private(set) var edgeReferences = EdgeReferenceTable()
+    package internal(set) var edgeReferences = EdgeReferenceTable()
 
     /// Loads a script's brushes and background. Errors name the file and the place.
     public init(script: Script) throws {

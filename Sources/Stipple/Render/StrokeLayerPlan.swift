@@ -63,6 +63,10 @@ struct StrokeLayerPass {
     /// shadow's cast, as boxes: the final pass draws these, not the whole region (away from
     /// them its weight is zero and the canvas stays as it was). Empty until `findCover`.
     var cover: [PixelBox] = []
+    /// With "detect edges": in each cell of `cover`, the bounds of the stamps' squares there.
+    /// The layers of a group lie apart, so their parts never overlap: the final pass draws
+    /// each layer's parts with its own reference.
+    var coverParts: [PixelBox] = []
     /// The edge reference (8-bit, premultiplied); nil without `edges`.
     var reference: [Float]?
     /// The whole canvas's size (a tile's passes still clamp and clip at the canvas's edges).
@@ -129,7 +133,9 @@ struct StrokeLayerPass {
     mutating func findCover(_ squares: [PixelBox]) {
         var cells = PixelCells(within: region)
         StrokeLayerPass.markSquares(mode: mode, squares: squares, grown: 0, into: &cells)
-        cover = cells.boxes(clippedTo: region)
+        let marked = cells.marked
+        cover = PixelCells.boxes(marked, clippedTo: region)
+        if reference != nil { coverParts = marked.map { $0.part.intersection(region) }.filter { !$0.isEmpty } }
     }
 }
 
@@ -193,8 +199,9 @@ struct PixelCells {
         return all.entries
     }
 
-    /// The cells as boxes, each row's runs of neighbouring cells as one, cut to `clip`.
-    func boxes(clippedTo clip: PixelBox) -> [PixelBox] {
+    /// The cells of `marked` (as `marked` gives them) as boxes, each row's runs of
+    /// neighbouring cells as one, cut to `clip`.
+    static func boxes(_ marked: [(key: Int, part: PixelBox)], clippedTo clip: PixelBox) -> [PixelBox] {
         var out: [PixelBox] = []
         for (key, _) in marked {
             let cell = PixelCells.cell(key)
