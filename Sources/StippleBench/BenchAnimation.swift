@@ -52,6 +52,7 @@ extension BenchSuite {
 
 /// The animation scenario's clock: only ever touched inside `Renderer.measure`'s body, on
 /// the render thread, one tick after another.
+// Unchecked: touched only inside `Renderer.measure`'s body, on the render thread (see above).
 private final class FrameClock: @unchecked Sendable {
     var frame = 0
 }

@@ -3,6 +3,7 @@ import Foundation
 
 /// A y4m stream made up on the spot and written into a pipe by a thread of its own (a
 /// moving gradient: every frame differs, and no decoder is timed).
+// Unchecked: its patterns are made in init and only read after; the writer thread it starts is its one user.
 final class SyntheticVideo: @unchecked Sendable {
     let header: Y4MHeader
     let frames: Int

@@ -2,8 +2,9 @@ import Foundation
 import Stipple
 
 /// The progress of a video job on stderr: a line rewritten in place on a terminal (frames,
-/// frames/s, ETA when the frame count is known), and a one-line summary at the end.
-final class BakeProgress: @unchecked Sendable {
+/// frames/s, ETA when the frame count is known), and a one-line summary at the end. Used by
+/// the one task that runs the job.
+final class BakeProgress {
     let total: Int?
     let label: String
     private let enabled = isatty(STDERR_FILENO) != 0

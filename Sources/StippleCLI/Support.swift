@@ -1,3 +1,4 @@
+import Synchronization
 import ArgumentParser
 import Foundation
 import Stipple
@@ -75,24 +76,25 @@ struct FrameRange: ExpressibleByArgument, Sendable {
 }
 
 /// A progress line on stderr, only when stderr is a terminal; safe to update from any task.
-final class ProgressLine: @unchecked Sendable {
+final class ProgressLine: Sendable {
     let total: Int
     let label: String
     private let enabled = isatty(STDERR_FILENO) != 0
-    private let lock = NSLock()
-    private var last = Date.distantPast
+    /// When the line was last written.
+    private let last = Mutex(Date.distantPast)
 
     init(total: Int, label: String) { self.total = total; self.label = label }
 
     /// As `update`, when the total is known only as the work goes.
     func update(_ done: Int, of total: Int) {
         guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
-        let now = Date()
-        guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
-        last = now
-        FileHandle.standardError.write(Data("\r\(InputError.escaped(label)) \(done)/\(total)\u{1B}[K".utf8))
-        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        last.withLock { last in
+            let now = Date()
+            guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
+            last = now
+            FileHandle.standardError.write(Data("\r\(InputError.escaped(label)) \(done)/\(total)\u{1B}[K".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
     }
 
     func update(_ done: Int) { update(done, of: total) }

@@ -1,3 +1,4 @@
+import Synchronization
 import Stipple
 import Foundation
 
@@ -27,9 +28,8 @@ enum GoldenTestHooks {
         #endif
     }
 
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+    private final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+        func next() -> Int { value.add(1, ordering: .relaxed).newValue }
     }
 }

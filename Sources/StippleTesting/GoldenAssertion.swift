@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Stipple
 import StippleGolden
@@ -119,24 +120,25 @@ enum GoldenAssertion {
 }
 
 /// The goldens claimed in this process and the calls counted in each test.
-final class GoldenRegistry: @unchecked Sendable {
+final class GoldenRegistry: Sendable {
     static let shared = GoldenRegistry()
-    private let lock = NSLock()
-    private var claims: [String: String] = [:]
-    private var calls: [String: Int] = [:]
+    private let claims = Mutex<[String: String]>([:])
+    private let calls = Mutex<[String: Int]>([:])
 
     /// nil when `path` is free (it is now `site`'s); else the site that has it.
     func claim(_ path: String, by site: String) -> String? {
-        lock.lock(); defer { lock.unlock() }
-        if let first = claims[path] { return first }
-        claims[path] = site
-        return nil
+        claims.withLock { claims in
+            if let first = claims[path] { return first }
+            claims[path] = site
+            return nil
+        }
     }
 
     /// 1 for a test's first unnamed call, 2 for its second, …
     func nextCall(in test: String) -> Int {
-        lock.lock(); defer { lock.unlock() }
-        calls[test, default: 0] += 1
-        return calls[test]!
+        calls.withLock { calls in
+            calls[test, default: 0] += 1
+            return calls[test]!
+        }
     }
 }

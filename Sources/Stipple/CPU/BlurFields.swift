@@ -250,6 +250,7 @@ enum BlurFields {
     }
 
     /// A buffer the workers share, each writing its own boxes' bytes.
+    // Unchecked: a pointer the workers share, each writing only its own boxes' bytes.
     private struct Shared: @unchecked Sendable {
         let pointer: UnsafeMutablePointer<UInt8>
         init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
@@ -258,6 +259,7 @@ enum BlurFields {
 
 /// Working buffers a blur worker reuses from box to box and frame to frame (fresh
 /// allocations of their size would be fresh pages from the kernel every frame).
+// Unchecked: one worker (one core) uses a scratch at a time; frames use them one after another.
 final class BlurScratch: @unchecked Sendable {
     let layer = Scratch<UInt8>(), row = Scratch<UInt8>(), spans = Scratch<Range<Int>>()
     let taps = Scratch<SIMD4<Float>>(), across = Scratch<SIMD4<Float>>(), sums = Scratch<SIMD4<Float>>()

@@ -11,6 +11,8 @@ import Foundation
 /// The frame is visited a chroma row at a time (two luma rows for 4:2:0), eight pixels at a
 /// time, and only in the groups of eight pixels of a row that a layer's drawing reaches; each band
 /// of rows is its own work, on its own core.
+// Unchecked: one bake's frames call `apply` one after another; inside it each band's scratch and rows are its
+// own.
 final class PixelLayerCompositor: @unchecked Sendable {
     private var scratch: [Scratch] = []
     /// The frames composed so far.
@@ -44,12 +46,14 @@ final class PixelLayerCompositor: @unchecked Sendable {
     }
 
     /// The frame's planes, written by several bands at once, each in its own rows.
+    // Unchecked: a pointer the bands share, each writing only its own rows.
     private struct Planes: @unchecked Sendable { let base: UnsafeMutablePointer<UInt8> }
 
     /// One band's two working rows, each `stride` pixels (the frame's width rounded up to
     /// eight): each pixel's colour as drawn so far (premultiplied, 0…1, a plane a channel),
     /// its colour as read and later as written (RGBA8 as a little-endian word), whether it
     /// changed; and each group of eight pixels of the rows that a layer reached (1) or not (0).
+    // Unchecked: each band works in its own scratch, one band at a time.
     private final class Scratch: @unchecked Sendable {
         let width: Int, stride: Int
         let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>

@@ -6,6 +6,8 @@ import Glibc
 
 /// An EGL display, config and context, opened by the C shim, and the guard that proves a
 /// GL call runs on the one thread that has this context current.
+// Unchecked: its EGL handles are used only on the render thread that made the context current (`owner`, set
+// once there; the guard checks every GL entry against it).
 final class GLContext: @unchecked Sendable {
     private let egl: OpaquePointer
     let platform: EGLPlatform

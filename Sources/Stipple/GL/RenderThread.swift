@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,8 @@ import Glibc
 /// free the same block (`double free or corruption` at exit, about 1 run in 300). So a
 /// stopped render thread has fully ended, and `exit()` itself first stops every render
 /// thread still running (an `atexit` handler, which runs before any library destructor).
+// Unchecked: its job queue is guarded by `condition`; the thread's handle and state are written
+// by `start` and `stop` alone, which wait for the thread.
 package final class RenderThread: SerialExecutor, @unchecked Sendable {
     package let name: String
     private let condition = NSCondition()
@@ -27,6 +30,7 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
     private var threadID: pthread_t?
 
     /// What the OS thread runs, handed to it through `pthread_create`'s argument.
+    // Unchecked: handed to the new OS thread once, through `pthread_create`, and used only there.
     private final class Body: @unchecked Sendable {
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
@@ -158,33 +162,36 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
     /// Every render thread not yet stopped, for the `atexit` handler.
     private static let live = LiveThreads()
 
-    private final class LiveThreads: @unchecked Sendable {
-        private let lock = NSLock()
+    private final class LiveThreads: Sendable {
         private final class Entry { weak var thread: RenderThread?; init(_ t: RenderThread) { thread = t } }
-        private var threads: [ObjectIdentifier: Entry] = [:]
-        private var registered = false
+        private struct State {
+            var threads: [ObjectIdentifier: Entry] = [:]
+            var registered = false
+        }
+        private let state = Mutex(State())
 
         func add(_ thread: RenderThread) {
-            lock.lock(); defer { lock.unlock() }
-            threads[ObjectIdentifier(thread)] = Entry(thread)
-            if !registered {
-                registered = true
-                // Registered after libEGL was loaded, so it runs before libEGL's destructor.
-                atexit { RenderThread.live.stopAll() }
+            state.withLock { state in
+                state.threads[ObjectIdentifier(thread)] = Entry(thread)
+                if !state.registered {
+                    state.registered = true
+                    // Registered after libEGL was loaded, so it runs before libEGL's destructor.
+                    atexit { RenderThread.live.stopAll() }
+                }
             }
         }
 
         func remove(_ thread: RenderThread) {
-            lock.lock(); threads[ObjectIdentifier(thread)] = nil; lock.unlock()
+            state.withLock { _ = $0.threads.removeValue(forKey: ObjectIdentifier(thread)) }
         }
 
         /// At exit: ends every render thread still running (each finishes what it is doing,
         /// tears its context down and ends) before the libraries' destructors run.
         func stopAll() {
-            lock.lock()
-            let running = threads.values.compactMap(\.thread)
-            threads.removeAll()
-            lock.unlock()
+            let running = state.withLock { state in
+                defer { state.threads.removeAll() }
+                return state.threads.values.compactMap(\.thread)
+            }
             for thread in running { thread.stop() }
         }
     }

@@ -9,6 +9,8 @@ import Foundation
 /// run does. A drawing with a stamp that would reach past its pad is drawn alone instead.
 /// One page is drawn and read back at a time; laying out, stamping, downscaling and the
 /// caller's encoding run on every core.
+// Unchecked: one run uses an atlas from one task; its timings are summed there, after each parallel step has
+// joined.
 package final class InkAtlas: @unchecked Sendable {
     /// The output's size, and the factor each side is drawn larger before it is averaged down.
     package let width: Int, height: Int, supersample: Int
@@ -289,6 +291,7 @@ package final class InkAtlas: @unchecked Sendable {
 }
 
 /// A value shared with `concurrentPerform`'s iterations, each touching its own part.
+// Unchecked: each of `concurrentPerform`'s iterations touches only its own part of the value.
 final class UnsafeSendableBox<T>: @unchecked Sendable {
     var value: T
     init(_ value: T) { self.value = value }

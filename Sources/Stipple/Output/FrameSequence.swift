@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Renders a range of frames to PNG files, encoding off the render thread: while the
@@ -90,11 +91,10 @@ package struct FrameSequence: Sendable {
     private let writtenFrames = WrittenFrames()
     private var written: Set<String> { writtenFrames.all }
 
-    private final class WrittenFrames: @unchecked Sendable {
-        private let lock = NSLock()
-        private var paths: Set<String> = []
-        func add(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
-        var all: Set<String> { lock.lock(); defer { lock.unlock() }; return paths }
+    private final class WrittenFrames: Sendable {
+        private let paths = Mutex<Set<String>>([])
+        func add(_ path: String) { paths.withLock { _ = $0.insert(path) } }
+        var all: Set<String> { paths.withLock { $0 } }
     }
 
     private func runFrames(exclusive: Bool, render: @Sendable (Int) async throws -> Image,

@@ -9,6 +9,7 @@
 /// would have them.
 ///
 /// The GPU target belongs to the renderer's render thread: only `Renderer` methods touch it.
+// Unchecked: its one field is read and written only by `Renderer` methods, on the render thread.
 package final class ModeBakeTarget: @unchecked Sendable {
     fileprivate var target: Framebuffer?
     package init() {}

@@ -7,6 +7,7 @@
 ///
 /// The GPU target (`sheet`) belongs to the renderer's render thread: only `Renderer`
 /// methods touch it.
+// Unchecked: its entries and sheet are read and written only by `Renderer` methods, on the render thread.
 package final class PixelLayerCache: @unchecked Sendable {
     struct Entry {
         /// The stamps drawn (a window of the layer), and the frame when their look depends

@@ -7,6 +7,7 @@ import Foundation
 /// or FIFO ("-" is stdin) is read by a thread of its own into a queue; the bake takes what
 /// has arrived and never waits on the source, so a FIFO that stays silent does not stall the
 /// video. Errors name `file:line:column`.
+// Unchecked: every field the reader thread and the bake share is guarded by `lock`.
 package final class EventStream: @unchecked Sendable {
     package let name: String
     private let lock = NSCondition()

@@ -3,6 +3,8 @@ import Foundation
 /// ffmpeg as a child process on pipes: how containers other than y4m (.mp4, .mov, .mkv,
 /// .webm, .gif) come in and go out. Decoding writes y4m to its stdout; encoding reads y4m
 /// on its stdin. Its stderr is kept, so a failure shows ffmpeg's own last line.
+// Unchecked: the stderr text is guarded by `stderrLock`; the pipes are set up before the process starts and
+// used by one task after.
 package final class FFmpegProcess: @unchecked Sendable {
     package let process = Process()
     /// Registered for a signal's clean-up while ffmpeg runs (see `TemporaryFiles`).

@@ -2,6 +2,7 @@
 /// resident layer drawn after the script's, its stamps built as samples arrive (the same
 /// `StrokeBuilder` as a script's `points`, so a stroke sent as events draws the stamps it
 /// would as a `points` entry with the same samples and index).
+// Unchecked: the bake calls it once a frame, one frame after another, from the one task that runs the bake.
 package final class LiveStrokes: @unchecked Sendable {
     let events: EventStream
     let renderer: Renderer

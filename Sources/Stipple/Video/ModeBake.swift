@@ -27,6 +27,8 @@ struct ModeBake {
     /// The next frame's layers for the CPU, drawn while this frame is composed.
     private let ahead = Ahead()
 
+    // Unchecked: the bake's loop alone reads and replaces it, a frame at a time; the task it holds is awaited
+    // before it is replaced.
     private final class Ahead: @unchecked Sendable {
         var frame = 0, layers: [LayerID] = []
         var task: Task<[PixelLayer]?, Error>?
