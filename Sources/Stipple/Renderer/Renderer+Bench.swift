@@ -9,8 +9,8 @@ extension Renderer {
 
     /// How the immediate path writes its buffers each frame.
     package func setBufferWrite(_ write: BufferWrite) { device.drawer.bufferWrite = write }
-    package func setMergesLayers(_ on: Bool) { mergesLayers = on }
-    package func setKeepsLayerTargets(_ on: Bool) { keepsLayerTargets = on }
+    package func setMergesLayers(_ on: Bool) { switches.mergesLayers = on }
+    package func setKeepsLayerTargets(_ on: Bool) { switches.keepsLayerTargets = on }
     /// Whether brush modes' blurs (soften, sharpen, drop shadows) are worked out on the CPU
     /// and read whole by the final pass: on by default where the driver is a software
     /// rasterizer; off, the GPU's own passes blur, as tests compare.

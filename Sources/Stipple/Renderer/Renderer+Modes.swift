@@ -18,7 +18,7 @@ extension Renderer {
         var pending: [(batch: Int, pass: StrokeLayerPass)] = []
         var zones: [LayerZone] = []
         func owned(_ members: [(batch: Int, pass: StrokeLayerPass)]) -> [AnyObject] {
-            keepsLayerTargets && exact == nil ? members.compactMap { owners?[$0.batch] ?? nil } : []
+            switches.keepsLayerTargets && exact == nil ? members.compactMap { owners?[$0.batch] ?? nil } : []
         }
         func planAlone(_ members: [(batch: Int, pass: StrokeLayerPass)]) {
             plan.reset(settings: settings, ageOffset: ageOffset)
@@ -69,7 +69,7 @@ extension Renderer {
         }
         func drawPending() throws {
             guard !pending.isEmpty else { return }
-            let groups = mergesLayers
+            let groups = switches.mergesLayers
                 ? LayerGroups.schedule(zones, modes: pending.map { LayerGroups.Key($0.pass) })
                 : pending.indices.map { [$0] }
             var run: [[(batch: Int, pass: StrokeLayerPass)]] = []
@@ -118,7 +118,7 @@ extension Renderer {
                     try drawLayers([(i, layerPass)])
                 } else {
                     pending.append((i, layerPass))
-                    if mergesLayers {
+                    if switches.mergesLayers {
                         zones.append(StrokeLayerPass.zone(mode: mode, squares: squares, width: canvas.width,
                                                           height: canvas.height))
                     }

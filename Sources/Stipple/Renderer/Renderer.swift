@@ -26,12 +26,8 @@ public actor Renderer {
     var nextSurface = 0
     /// Canvases part-way through frames with stroke layers (see `ModeSnapshots`).
     var modeSnapshots = ModeSnapshots()
-    /// Whether stroke layers that lie apart share their passes (`LayerGroups`); off, each
-    /// is drawn alone, as the tests compare.
-    package var mergesLayers = true
-    /// Whether groups of resident layers that do not age keep their layer target from frame
-    /// to frame (`KeptLayers`); off, it is drawn whole each frame, as tests compare.
-    package var keepsLayerTargets = true
+    /// The ways of drawing the tests and the benchmark turn off to compare (`DrawingSwitches`).
+    var switches = DrawingSwitches()
     /// Video sketches kept between frames (see `KeptSketch`), by id.
     var keptSketches: [Int: KeptSketch.State] = [:]
 
@@ -175,4 +171,14 @@ public actor Renderer {
 private final class Counter: Sendable {
     private let value = Atomic<Int>(0)
     func next() -> Int { value.add(1, ordering: .relaxed).newValue }
+}
+
+/// Ways of drawing that give the same bytes as the plain way, faster: the tests and the
+/// benchmark turn each off to compare (`Renderer.setMergesLayers`, `setKeepsLayerTargets`).
+struct DrawingSwitches: Sendable {
+    /// Stroke layers that lie apart share their passes (`LayerGroups`); off, each is drawn alone.
+    var mergesLayers = true
+    /// Groups of resident layers that do not age keep their layer target from frame to frame
+    /// (`KeptLayers`); off, it is drawn whole each frame.
+    var keepsLayerTargets = true
 }
