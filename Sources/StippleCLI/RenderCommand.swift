@@ -49,7 +49,7 @@ struct RenderCommand: AsyncParsableCommand {
 
     // Unconditional, so that `--frames -1...2` reaches the parser's message.
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Frames A...B (A ≤ B), or all (frame 0 to the last live stamp): PNGs into the folder given by -o, or a video when -o ends in .y4m, .mp4, .mov, .mkv, .webm or .gif, or is - (y4m on stdout).",
+            help: ArgumentHelp("Frames A...B (A ≤ B), or all (frame 0 to the last frame describe prints: the last live stamp, or the last undo, redo or clear while stamps never die): PNGs into the folder given by -o, or a video when -o ends in .y4m, .mp4, .mov, .mkv, .webm or .gif, or is - (y4m on stdout).",
                                valueName: "A...B|all"),
             transform: FrameSelection.parse)
     var frames: FrameSelection?

@@ -11,7 +11,7 @@ import Synchronization
 /// session entries): a copy that is changed starts a table of its own.
 ///
 /// References differ between drivers and primitives by the drivers' rounding, so each is
-/// kept under the driver and primitive that drew it.
+/// kept under the driver and primitive that drew it (and where its blurs ran).
 package final class EdgeReferenceTable: Sendable {
     struct Key: Hashable {
         /// The draw entry's index in its script.
@@ -19,7 +19,8 @@ package final class EdgeReferenceTable: Sendable {
         /// The render frame the reference is read at (`Scene.edgeReadFrame`).
         var frame: Int
         var primitive: Primitive
-        /// The driver's renderer string (`RendererInfo.glRenderer`).
+        /// The driver's renderer string (`RendererInfo.glRenderer`), and whether blurs ran
+        /// on the CPU.
         var driver: String
     }
 

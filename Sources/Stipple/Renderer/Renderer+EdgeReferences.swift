@@ -32,7 +32,8 @@ extension Renderer {
         let read = scene.edgeReadFrame(anchor)
         let at = read <= frame ? read : frame
         let table = scene.edgeReferences
-        let key = EdgeReferenceTable.Key(entry: anchor.entry, frame: at, primitive: primitive, driver: info.glRenderer)
+        let driver = info.glRenderer + (device.modes.blursOnCPU ? ", blurs on the CPU" : "")
+        let key = EdgeReferenceTable.Key(entry: anchor.entry, frame: at, primitive: primitive, driver: driver)
         if let known = table[key] { return known }
         guard let pixel = anchor.pixel(width: scene.canvas.width, height: scene.canvas.height) else {
             table[key] = .offCanvas

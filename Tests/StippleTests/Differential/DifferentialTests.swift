@@ -11,7 +11,9 @@ import XCTest
 ///   the same frames of the whole bake;
 /// - the CPU oracle agrees with a stroke layer within 2 per channel;
 /// - an opaque canvas with no eraser keeps every pixel opaque;
-/// - bisect on a repainted entry names it.
+/// - bisect on a repainted entry names it;
+/// - the script's length (`describe`, `--frames all`, the bake) is where its frames stop
+///   changing: with ageing, the canvas is empty after it (a bake passes the video through).
 ///
 /// `STIPPLE_DIFFERENTIAL_CASES` sets how many scripts (default 24), `STIPPLE_DIFFERENTIAL_SEED`
 /// the first seed; `make differential N=…` runs more. A failure prints its seed and the
@@ -49,6 +51,7 @@ final class DifferentialTests: XCTestCase {
                 checks.append(("opaque", { try await self.staysOpaque($0, renderer) }))
                 checks.append(("oracle", { try await self.oracle($0, renderer) }))
                 checks.append(("bisect", { try await self.bisect($0, renderer) }))
+                checks.append(("length", { try await self.length($0, renderer) }))
                 if n % 4 == 1 { checks.append(("shards", { try await self.shards($0, dir: dir) })) }
             }
             for (name, check) in checks {
@@ -142,6 +145,31 @@ final class DifferentialTests: XCTestCase {
             let plan = try await renderer.planTiles(c.scene, frame: c.frame, tile: tile)
             let tiled = try await renderer.renderTiled(plan)
             if let d = Self.firstDifference(one.pixels, tiled.pixels, width: c.width) { return "--tile \(tile): \(d)" }
+        }
+        return nil
+    }
+
+    /// Past the last frame of `--frames all` (the timeline `describe` prints) nothing changes:
+    /// the frames after it are all alike, and with ageing they show the canvas alone.
+    func length(_ c: Case, _ renderer: Renderer) async throws -> String? {
+        let last = c.scene.timeline.allFrames.upperBound
+        let after = try await renderer.render(c.scene, frame: last + 1)
+        let later = try await renderer.render(c.scene, frame: last + 9)
+        if let d = Self.firstDifference(after.pixels, later.pixels, width: c.width) {
+            return "--frames all ends at \(last), but frames \(last + 1) and \(last + 9) differ: \(d)"
+        }
+        if c.scene.effects.maxAge > 0 {
+            var empty = c.scene
+            empty.batches = empty.batches.map { var b = $0; b.stamps = []; b.rotations = nil; return b }
+            let canvas = try await renderer.render(empty, frame: 0)
+            if let d = Self.firstDifference(canvas.pixels, after.pixels, width: c.width) {
+                return "--frames all ends at \(last), but frame \(last + 1) still shows stamps: \(d)"
+            }
+        } else if last > 0 {
+            let end = try await renderer.render(c.scene, frame: last)
+            if let d = Self.firstDifference(end.pixels, after.pixels, width: c.width) {
+                return "--frames all ends at \(last), but frame \(last + 1) differs from it: \(d)"
+            }
         }
         return nil
     }
@@ -302,6 +330,14 @@ final class DifferentialTests: XCTestCase {
         guard part.count == b - a + 1 else { return "bake --frames \(a)...\(b) wrote \(part.count) frames" }
         if let n = part.indices.first(where: { part[$0] != whole[a + $0] }) {
             return "bake --frames \(a)...\(b): frame \(a + n) differs from the whole bake's"
+        }
+        // Past the script's last frame an ageing sketch is gone: the video passes through.
+        if c.scene.effects.maxAge > 0 {
+            let input = try VideoTestSupport.read(input).frames
+            let last = c.scene.timeline.allFrames.upperBound
+            if let n = whole.indices.first(where: { $0 > last && whole[$0] != input[$0] }) {
+                return "the script ends at frame \(last), but the bake changes frame \(n)"
+            }
         }
         return nil
     }
