@@ -112,6 +112,9 @@ extension Renderer {
                 }
                 guard var layerPass = StrokeLayerPass(mode: mode, squares: squares, width: canvas.width,
                                                       height: canvas.height, reference: reference) else { continue }
+                // A layer that changes no pixel that must be exact changes nothing a later layer
+                // reads into them either (`exact` holds the cone of reads): it is left out.
+                if let exact, layerPass.region.intersection(exact).isEmpty { continue }
                 layerPass.exact = exact
                 layerPass.findCover(squares)
                 if readsNow {
