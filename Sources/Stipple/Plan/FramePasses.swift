@@ -142,7 +142,7 @@ enum LayerGroups {
 
         init(_ pass: StrokeLayerPass) {
             mode = pass.mode
-            reference = pass.mode.isBlur || pass.mode.shadow != nil ? pass.reference : nil
+            reference = pass.mode.readsWeightAround ? pass.reference : nil
         }
     }
 

@@ -135,7 +135,10 @@ struct StrokeLayerPass {
         StrokeLayerPass.markSquares(mode: mode, squares: squares, grown: 0, into: &cells)
         let marked = cells.marked
         cover = PixelCells.boxes(marked, clippedTo: region)
-        if reference != nil { coverParts = marked.map { $0.part.intersection(region) }.filter { !$0.isEmpty } }
+        // Only layers that may share a group with other references draw by their parts (`LayerGroups.Key`).
+        if reference != nil && !mode.readsWeightAround {
+            coverParts = marked.map { $0.part.intersection(region) }.filter { !$0.isEmpty }
+        }
     }
 }
 

@@ -76,6 +76,10 @@ extension StrokeMode {
     /// the stamps and reads them past that); down, the blur's taps.
     package var readSpread: Int { max(StrokeMode.blurRadius, 2 * (shadow?.radius ?? 0)) }
 
+    /// True when the mode reads the stroke's weight around a pixel, not only at it: a blur of
+    /// the canvas, or a shadow's blur of the weight.
+    package var readsWeightAround: Bool { isBlur || shadow != nil }
+
     /// True when the result at a pixel depends on that pixel of the canvas and of L alone:
     /// no blur, no shadow and no "detect edges" reference.
     package var actsPixelByPixel: Bool { !isBlur && shadow == nil && edgeTolerance == nil }
