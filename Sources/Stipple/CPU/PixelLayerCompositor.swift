@@ -18,9 +18,10 @@ final class PixelLayerCompositor: @unchecked Sendable {
     /// The frames composed so far.
     private(set) var frames = 0
 
-    /// Lays `layers` (in order) over `frame`, in place.
-    func apply(_ layers: [PixelLayer], to frame: inout Y4MFrame, _ c: YCbCrConversion) {
-        frames += 1
+    /// Lays `layers` (in order) over `frame`, in place. `startsFrame`: false for a region of a
+    /// frame after its first.
+    func apply(_ layers: [PixelLayer], to frame: inout Y4MFrame, _ c: YCbCrConversion, startsFrame: Bool = true) {
+        if startsFrame { frames += 1 }
         let h = frame.header
         let rows = h.chroma == .yuv444 ? 1 : 2
         let top = (layers.map(\.box.y0).min() ?? 0) / rows * rows, bottom = layers.map(\.box.y1).max() ?? 0

@@ -32,7 +32,8 @@ package final class PixelLayerCache: @unchecked Sendable {
     }
     fileprivate var entries: [LayerID: Entry] = [:]
     fileprivate var sheet: Framebuffer?
-    /// The most bytes a frame's layers may hold here: past it the frame is drawn on the GPU.
+    /// The most bytes of drawings kept here: a frame whose layers need more is composed a
+    /// tile at a time (the same bytes, drawn anew each frame).
     let budget: Int
     static let defaultBudget = 64 << 20
 
@@ -50,13 +51,53 @@ private struct PixelLayerJob {
     let box: PixelBox
 }
 
+/// What the CPU composes a frame from, when every layer of it acts pixel by pixel.
+enum PixelLayerFrame: Sendable {
+    /// Each layer's drawing over the whole frame, in order.
+    case whole([PixelLayer])
+    /// Drawings too big for the cache (or for the driver's largest target): the frame is
+    /// composed one tile at a time, each tile's drawings made for it alone
+    /// (`Renderer.pixelLayers(_:in:…)`). The tiles' corners are multiples of 8, so a group
+    /// of eight pixels or a 4:2:0 chroma block lies wholly in one: the bytes are those of the
+    /// whole frame's composition.
+    case tiles([PixelBox])
+}
+
 extension Renderer {
-    /// The layers `ids` at `frame` on a `width` × `height` canvas, in order, for the CPU to
-    /// compose; nil when one with live stamps does not act pixel by pixel, or their drawings
-    /// would take more than the cache's `budget` (the frame is then drawn on the GPU). A
-    /// layer with nothing live, or nothing on the canvas, is left out.
+    /// The layers `ids` at `frame` on a `width` × `height` canvas for the CPU to compose; nil
+    /// when one with live stamps does not act pixel by pixel (the frame's passes then run on
+    /// the GPU). A layer with nothing live, or nothing on the canvas, is left out. Drawings
+    /// past the cache's `budget`, or wider or taller than a sheet holds, give `.tiles`: the
+    /// bytes never depend on the budget, only the time and memory do.
     func pixelLayers(_ ids: [LayerID], frame: Int, settings: RenderSettings, width: Int, height: Int,
-                     cache: PixelLayerCache) throws -> [PixelLayer]? {
+                     cache: PixelLayerCache) throws -> PixelLayerFrame? {
+        guard let (ids, chosen, ops) = try shownPixelLayers(ids, frame: frame, settings: settings) else { return nil }
+        let whole = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
+        if let layers = try pixelLayers(ids, chosen, ops, frame: frame, settings: settings,
+                                        canvas: Canvas(width: width, height: height), tile: whole, cache: cache,
+                                        keeps: true) {
+            return .whole(layers)
+        }
+        cache.entries = [:]
+        return .tiles(pixelLayerTiles(layers: ids.count, width: width, height: height, budget: cache.budget))
+    }
+
+    /// The drawings of the layers `ids` at `frame` inside `tile` (one of `.tiles`), made
+    /// for it alone and not kept.
+    func pixelLayers(_ ids: [LayerID], in tile: PixelBox, frame: Int, settings: RenderSettings, width: Int,
+                     height: Int, cache: PixelLayerCache) throws -> [PixelLayer] {
+        guard let (ids, chosen, ops) = try shownPixelLayers(ids, frame: frame, settings: settings),
+              let layers = try pixelLayers(ids, chosen, ops, frame: frame, settings: settings,
+                                           canvas: Canvas(width: width, height: height), tile: tile,
+                                           cache: cache, keeps: false)
+        else { throw RenderError("a tile of \(tile.width)×\(tile.height) pixels does not fit the stroke layers' sheet") }
+        return layers
+    }
+
+    /// The layers of `ids` with live stamps at `frame`, and each one's op; nil when one of
+    /// them does not act pixel by pixel.
+    private func shownPixelLayers(_ ids: [LayerID], frame: Int, settings: RenderSettings) throws
+        -> ([LayerID], [StampLayer], [(PixelLayer.Op, Float)])? {
         let f = Float(frame), effects = settings.effects
         var (ids, chosen) = (ids, try resolve(ids, frame: frame, effects: settings.effects))
         // A layer with nothing live now draws nothing, whatever its mode: left out.
@@ -66,6 +107,33 @@ extension Renderer {
         (ids, chosen) = (zip(ids, drawing).filter(\.1).map(\.0), zip(chosen, drawing).filter(\.1).map(\.0))
         let ops = chosen.map { PixelLayer.op($0.mode) }
         guard !ops.contains(where: { $0 == nil }) else { return nil }
+        return (ids, chosen, ops.map { $0! })
+    }
+
+    /// Tiles of a `width` × `height` frame, full rows where a sheet is wide enough, small
+    /// enough that `layers` drawings each as big as one stay within `budget` and fit a sheet.
+    /// Their corners are multiples of 8 (or the frame's edge).
+    func pixelLayerTiles(layers: Int, width: Int, height: Int, budget: Int) -> [PixelBox] {
+        let side = info.maxCanvasSide
+        let most = max(8, (side.width - 384) / 8 * 8)
+        let columns = (width + most - 1) / most
+        let w = min(most, ((width + columns - 1) / columns + 7) / 8 * 8)
+        let perRow = max(1, layers) * PixelLayerCache.bytes(PixelBox(x0: 0, y0: 0, x1: w, y1: 1))
+        let h = max(8, min(side.height - 640, budget / perRow) / 8 * 8)
+        return stride(from: 0, to: height, by: h).flatMap { y in
+            stride(from: 0, to: width, by: w).map { x in
+                PixelBox(x0: x, y0: y, x1: min(x + w, width), y1: min(y + h, height))
+            }
+        }
+    }
+
+    /// The drawings of `chosen` (their `ids` and `ops`) inside `tile` of `canvas`; nil when they pass
+    /// the cache's budget or a sheet's size. `keeps`: drawings are taken from the cache where
+    /// still good, a growing layer's drawn over, and the cache left holding this frame's.
+    private func pixelLayers(_ ids: [LayerID], _ chosen: [StampLayer], _ ops: [(PixelLayer.Op, Float)], frame: Int,
+                             settings: RenderSettings, canvas: Canvas, tile: PixelBox, cache: PixelLayerCache,
+                             keeps: Bool) throws -> [PixelLayer]? {
+        let f = Float(frame), effects = settings.effects
         let side = info.maxCanvasSide
         var entries: [LayerID: PixelLayerCache.Entry] = [:]
         var jobs: [PixelLayerJob] = []
@@ -74,7 +142,7 @@ extension Renderer {
             let w = layer.window(at: f, effects: effects)
             let grows = layer.onlyGrows(window: w, effects: effects)
             let key: Float? = grows ? nil : f
-            let known = cache.entries[id]
+            let known = keeps ? cache.entries[id] : nil
             if let known, known.window == w, known.frame == key {
                 entries[id] = known
                 bytes += PixelLayerCache.bytes(known.box)
@@ -88,10 +156,10 @@ extension Renderer {
             for s in layer.stamps[from..<w.upperBound] where effects.isLive(age: s.age + f) {
                 if let b = effects.pixelBox(of: s, age: s.age + f) { box = box.union(b) }
             }
-            box = box.clipped(width: width, height: height)
+            box = box.intersection(tile)
             bytes += PixelLayerCache.bytes(box)
             // Room on a sheet, its band (at most half the largest point) and rounding included.
-            guard bytes <= cache.budget, box.width <= side.width - 384, box.height <= side.height - 640 else {
+            guard bytes <= cache.budget || !keeps, box.width <= side.width - 384, box.height <= side.height - 640 else {
                 return nil
             }
             jobs.append(PixelLayerJob(id: id, layer: layer, window: w, frame: key, range: from..<w.upperBound, old: old,
@@ -101,15 +169,15 @@ extension Renderer {
             entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: [])
         }
         let drawn = jobs.filter { !$0.box.isEmpty }
-        try draw(drawn, frame: f, settings: settings, canvas: Canvas(width: width, height: height), cache: cache) { i, pixels in
+        try draw(drawn, frame: f, settings: settings, canvas: canvas, cache: cache) { i, pixels in
             let job = drawn[i]
             entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: pixels)
         }
         // Layers no longer shown are forgotten; one shown again is drawn again.
-        cache.entries = entries
+        if keeps { cache.entries = entries }
         return zip(ids, ops).compactMap { id, op in
-            guard let e = entries[id], !e.box.isEmpty, let (op, k) = op else { return nil }
-            return PixelLayer(op: op, opacity: k, box: e.box, planes: e.planes, spans: e.spans)
+            guard let e = entries[id], !e.box.isEmpty else { return nil }
+            return PixelLayer(op: op.0, opacity: op.1, box: e.box, planes: e.planes, spans: e.spans)
         }
     }
 

@@ -18,8 +18,9 @@ struct ModeBake {
     /// two give the same bytes).
     var wholeFrames = false
     /// Frames whose layers all act pixel by pixel are composed on the CPU from each layer's
-    /// drawing (`PixelLayerCompositor`); off, every frame's passes run on the GPU. The two
-    /// agree within the 2 units of the modes' accuracy, not to the byte.
+    /// drawing (`PixelLayerCompositor`), whatever their size: the frame's layers alone choose
+    /// the executor. Off (tests and the benchmark compare the two), every frame's passes run
+    /// on the GPU; the two agree within the 2 units of the modes' accuracy, not to the byte.
     var composesOnCPU = true
     let kept = ModeBakeTarget()
     var pixelLayers = PixelLayerCache()
@@ -31,7 +32,7 @@ struct ModeBake {
     // before it is replaced.
     private final class Ahead: @unchecked Sendable {
         var frame = 0, layers: [LayerID] = []
-        var task: Task<[PixelLayer]?, Error>?
+        var task: Task<PixelLayerFrame?, Error>?
     }
 
     /// Draws `layers` (the script's shown at clock frame `n`, then any live strokes) over
@@ -44,7 +45,7 @@ struct ModeBake {
     func apply(frame n: Int, layers: [LayerID], to frame: inout Y4MFrame, next: (Int, [LayerID])? = nil) async throws {
         let (w, h) = (frame.header.width, frame.header.height)
         if composesOnCPU {
-            let drawn: [PixelLayer]?
+            let drawn: PixelLayerFrame?
             if let task = ahead.task, ahead.frame == n, ahead.layers == layers {
                 ahead.task = nil
                 drawn = try await task.value
@@ -53,7 +54,8 @@ struct ModeBake {
                 drawn = try await renderer.pixelLayers(layers, frame: n, settings: settings, width: w, height: h,
                                                        cache: pixelLayers)
             }
-            if let drawn {
+            switch drawn {
+            case .whole(let drawn):
                 if let (f, ids) = next {
                     let (renderer, settings, cache) = (self.renderer, self.settings, self.pixelLayers)
                     (ahead.frame, ahead.layers) = (f, ids)
@@ -63,6 +65,14 @@ struct ModeBake {
                 }
                 compositor.apply(drawn, to: &frame, conversion)
                 return
+            case .tiles(let tiles):
+                for (i, tile) in tiles.enumerated() {
+                    let drawn = try await renderer.pixelLayers(layers, in: tile, frame: n, settings: settings, width: w,
+                                                               height: h, cache: pixelLayers)
+                    compositor.apply(drawn, to: &frame, conversion, startsFrame: i == 0)
+                }
+                return
+            case nil: break
             }
         }
         let boxes = wholeFrames ? [PixelBox(x0: 0, y0: 0, x1: w, y1: h)]

@@ -95,8 +95,8 @@ public final class VideoBake {
     /// Compose a frame whose stroke layers all act pixel by pixel on the CPU (the default);
     /// off, its passes run on the GPU. The two agree within the modes' 2 units.
     package var composesOnCPU = true
-    /// The most bytes of stroke layers' drawings a frame composed on the CPU may keep; a
-    /// frame whose layers need more is drawn on the GPU.
+    /// The most bytes of stroke layers' drawings kept from frame to frame for the CPU; a
+    /// frame whose layers need more is composed a tile at a time, to the same bytes.
     package var pixelLayerBudget = PixelLayerCache.defaultBudget
     /// How many frames of the last `run` were composed on the CPU that way.
     package private(set) var framesComposedOnCPU = 0

@@ -157,33 +157,56 @@ final class PixelLayerBakeTests: XCTestCase {
         }
     }
 
-    /// A frame whose layers' drawings would pass the budget goes to the GPU passes: a bake
-    /// whose strokes pile up moves from the CPU to the GPU part way, agrees with the GPU-only
-    /// bake, and a part across the move is the whole bake's frames.
-    func testAFrameOverTheBudgetIsDrawnOnTheGPU() async throws {
+    /// A frame whose layers' drawings would pass the budget is composed a tile at a time:
+    /// every frame is still composed on the CPU, to the bytes of the bake with room for all,
+    /// and a part of it is the whole bake's frames.
+    func testAFrameOverTheBudgetIsComposedInTilesToTheSameBytes() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "pixel-layers-budget")
-        let header = Y4MHeader(width: 120, height: 72, rateNumerator: 30, rateDenominator: 1)
-        let input = dir.appendingPathComponent("in.y4m").path
-        try video(input, header, frames: 40)
-        let path = dir.appendingPathComponent("s.json").path
-        try script(seed: 21, maxAge: 0, sessions: false, width: 120, height: 72).write(toFile: path, atomically: true,
-                                                                                    encoding: .utf8)
-        let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
-        let budget = 60_000
-        let whole = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("w.y4m").path,
-                                   onCPU: true, budget: budget)
-        let gpu = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("g.y4m").path,
-                                 onCPU: false)
-        XCTAssert((1..<39).contains(whole.composed), "composed \(whole.composed) of 40: some frames each way")
-        let worst = zip(whole.bytes, gpu.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        XCTAssertLessThanOrEqual(worst, 4)
-        let range = (whole.composed - 3)...(whole.composed + 3)
-        let part = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("p.y4m").path,
-                                  onCPU: true, frames: range, budget: budget)
-        XCTAssertEqual(part.composed, 3, "the frames before the move")
-        let headerBytes = whole.bytes.firstIndex(of: 0x0A)! + 1
-        let frameBytes = 6 + header.width * header.height + 2 * header.chromaSize
-        XCTAssertEqual(Array(part.bytes[headerBytes...]),
-                       Array(whole.bytes[(headerBytes + range.lowerBound * frameBytes)..<(headerBytes + (range.upperBound + 1) * frameBytes)]))
+        for (seed, maxAge, full444) in [(UInt64(21), 0, false), (22, 14, true)] {
+            let header = Y4MHeader(width: 122, height: 74, rateNumerator: 30, rateDenominator: 1,
+                                   chroma: full444 ? .yuv444 : .yuv420(tag: "420jpeg"))
+            let input = dir.appendingPathComponent("in.y4m").path
+            try video(input, header, frames: 40)
+            let path = dir.appendingPathComponent("s.json").path
+            try script(seed: seed, maxAge: maxAge, sessions: true, width: 122, height: 74)
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
+            let roomy = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("r.y4m").path,
+                                       onCPU: true)
+            // Rows of 8 pixels at most with 14 layers: several tiles a frame.
+            let budget = 60_000
+            let tight = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("t.y4m").path,
+                                       onCPU: true, budget: budget)
+            XCTAssertEqual(roomy.composed, 40)
+            XCTAssertEqual(tight.composed, 40, "every frame composed on the CPU, whatever the budget")
+            XCTAssertEqual(tight.bytes.count, roomy.bytes.count)
+            XCTAssert(tight.bytes == roomy.bytes, "the budget changed \(zip(tight.bytes, roomy.bytes).filter { $0 != $1 }.count) bytes (seed \(seed))")
+            let range = 12...20
+            let part = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("p.y4m").path,
+                                      onCPU: true, frames: range, budget: budget)
+            XCTAssertEqual(part.composed, range.count)
+            let headerBytes = roomy.bytes.firstIndex(of: 0x0A)! + 1
+            let frameBytes = 6 + header.width * header.height + 2 * header.chromaSize
+            XCTAssert(Array(part.bytes[headerBytes...])
+                == Array(roomy.bytes[(headerBytes + range.lowerBound * frameBytes)..<(headerBytes + (range.upperBound + 1) * frameBytes)]),
+                "a part under the budget differs from the whole (seed \(seed))")
+        }
+    }
+
+    /// The tiles cover the frame once, their corners multiples of 8 or the frame's edge,
+    /// and fit the budget.
+    func testTilesCoverTheFrame() async throws {
+        let renderer = try Renderer()
+        for (layers, w, h, budget) in [(14, 122, 74, 60_000), (1, 1920, 1080, 64 << 20), (300, 1920, 1080, 64 << 20),
+                                       (3, 7, 5, 10)] {
+            let tiles = await renderer.pixelLayerTiles(layers: layers, width: w, height: h, budget: budget)
+            var covered = [Int](repeating: 0, count: w * h)
+            for r in tiles {
+                XCTAssert(r.x0 % 8 == 0 && r.y0 % 8 == 0 && (r.x1 % 8 == 0 || r.x1 == w) && (r.y1 % 8 == 0 || r.y1 == h), "\(r)")
+                XCTAssert(r.y1 - r.y0 == min(8, h - r.y0) || layers * PixelLayerCache.bytes(r) <= budget, "\(r) for \(layers) layers")
+                for y in r.y0..<r.y1 { for x in r.x0..<r.x1 { covered[y * w + x] += 1 } }
+            }
+            XCTAssertEqual(Set(covered), [1], "\(layers) layers, \(w)×\(h)")
+        }
     }
 }
