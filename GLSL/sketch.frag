@@ -10,7 +10,9 @@ precision mediump float;
 uniform sampler2D uBrush;        // coverage in the alpha channel, bilinear, clamped
 varying vec4 vColor;             // straight colour after age effects
 varying vec2 vRotation;          // (cos, sin) of the brush's turn, clockwise on the canvas
-varying vec4 vSquare;            // the stamp's square in window pixels: left, top, 1/width, 1/height
+uniform float uTargetHeight;     // the framebuffer's height, pixels
+varying vec4 vSquare;            // the stamp's square: its left edge in window pixels, its top edge in rows from the
+                                 // target's top, 1/width, 1/height
 #ifdef STIPPLE_QUADS
 varying vec2 vBrushCoord;
 #endif
@@ -20,8 +22,13 @@ void main() {
     // From this pixel's centre and the stamp's square (constant over the stamp, so passed
     // exactly): the same for the same canvas pixel wherever the canvas sits in the target.
     // The rasteriser's own interpolants (gl_PointCoord) are computed from absolute window
-    // positions, which would make a stamp's pixels depend on that placement.
-    vec2 brushCoord = vec2((gl_FragCoord.x - vSquare.x) * vSquare.z, (vSquare.y - gl_FragCoord.y) * vSquare.w);
+    // positions, which would make a stamp's pixels depend on that placement. Rows are
+    // counted from the target's top with a uniform this shader reads: Mesa's softpipe turns
+    // gl_FragCoord.y with a hidden fragment-shader constant that is loaded again only when
+    // one of the shader's own uniforms changes, so a target of a new height would otherwise
+    // keep the first target's (every difference here is exact: all terms are on a 1/512 grid).
+    float row = uTargetHeight - gl_FragCoord.y;
+    vec2 brushCoord = vec2((gl_FragCoord.x - vSquare.x) * vSquare.z, (row - vSquare.y) * vSquare.w);
 #elif defined(STIPPLE_QUADS)
     vec2 brushCoord = vBrushCoord;
 #else

@@ -33,7 +33,8 @@ uniform float uAgeOffset;        // frames added to every stored age (0 when age
 
 varying vec4 vColor;             // straight colour after age effects
 varying vec2 vRotation;          // (cos, sin) of the brush's turn
-varying vec4 vSquare;            // the stamp's square in window pixels: left, top, 1/width, 1/height
+varying vec4 vSquare;            // the stamp's square: left edge in window pixels, top edge in rows from the target's
+                                 // top, 1/width, 1/height
 
 // A canvas point on the 1/512 grid (exact below 2^14; larger floats are on a coarser grid
 // already), then in window pixels (y up). q − origin and every later step are exact for
@@ -83,14 +84,14 @@ void main() {
     // The square between its two placed corners; this vertex at its own corner.
     vec2 topLeft = toWindow(centre - 0.5 * diameter);
     vec2 bottomRight = toWindow(centre + 0.5 * diameter);
-    vSquare = vec4(topLeft, 1.0 / (bottomRight.x - topLeft.x), 1.0 / (topLeft.y - bottomRight.y));
+    vSquare = vec4(topLeft.x, uTargetSize.y - topLeft.y, 1.0 / (bottomRight.x - topLeft.x), 1.0 / (topLeft.y - bottomRight.y));
     vec2 window = toWindow(centre + aCorner * (0.5 * diameter));
     vBrushCoord = aCorner * 0.5 + 0.5;
 #else
     // The point as the rasteriser places it: its centre, its width on the 1/256 grid.
     vec2 window = toWindow(centre);
     float width = max(1.0, floor(diameter * 256.0 + 0.5) / 256.0);
-    vSquare = vec4(window.x - 0.5 * width, window.y + 0.5 * width, 1.0 / width, 1.0 / width);
+    vSquare = vec4(window.x - 0.5 * width, uTargetSize.y - (window.y + 0.5 * width), 1.0 / width, 1.0 / width);
     gl_PointSize = diameter;
 #endif
     gl_Position = vec4((window - 0.5 * uViewSize) * (2.0 / uViewSize), 0.0, 1.0);

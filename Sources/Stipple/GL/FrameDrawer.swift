@@ -81,6 +81,7 @@ final class FrameDrawer {
         gl.useProgram(p.id)
         let e = plan.settings.effects
         p.set(gl, "uTargetSize", Float(target.targetWidth), Float(target.targetHeight))
+        p.set(gl, "uTargetHeight", Float(target.targetHeight))
         p.set(gl, "uViewSize", Float(target.viewWidth), Float(target.viewHeight))
         p.set(gl, "uOrigin", Float(target.originX - target.guardBand), Float(target.originY - target.guardBand))
         p.set(gl, "uMaxAge", e.maxAge)

@@ -168,7 +168,10 @@ final class ModePasses {
             canvas.bind(gl)
             let p = try program("mode_blend.frag")
             gl.useProgram(p.id)
-            setOffset(p, "uOffset", canvas, first)
+            // y from the target's top, with the target's height (GLSL/mode_blend.frag).
+            p.set(gl, "uOffset", Float(canvas.guardBand - canvas.originX),
+                  Float(first.canvasHeight + canvas.guardBand - canvas.originY))
+            p.set(gl, "uTargetHeight", Float(canvas.targetHeight))
             setLayer(p, l)
             p.set(gl, "uOpacity", first.mode.strokeOpacity)
             p.setSampler(gl, "uLayer", unit: 0)
