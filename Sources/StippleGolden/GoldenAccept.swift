@@ -115,7 +115,8 @@ public struct GoldenAccept: Sendable {
 
     /// Where the run's actual image of `c` is: as the report says (from here, then from the
     /// report's folder), else in `--output`, else in a folder named like the run's output
-    /// beside the report (an artifact unpacked with its report).
+    /// beside the report (an artifact unpacked with its report) — the first of those that
+    /// still holds the image the report saw (its `actualDigest`), when the report says.
     func actualImage(_ c: GoldenCaseResult) throws(InputError) -> String {
         let reportFolder = FileSystem.folder(of: reportPath)
         var tried: [String] = []
@@ -127,10 +128,19 @@ public struct GoldenAccept: Sendable {
         }
         var seen = Set<String>()
         tried = tried.filter { seen.insert($0).inserted }
-        if let found = tried.first(where: { FileSystem.entry(at: $0) == .file }) { return found }
-        throw InputError(file: reportPath, "case \(c.name): its actual image is not here; looked for "
-                         + (tried.isEmpty ? "(the report names none)" : tried.joined(separator: ", "))
-                         + "; give the run's output folder with --output")
+        let found = tried.filter { FileSystem.entry(at: $0) == .file }
+        guard !found.isEmpty else {
+            throw InputError(file: reportPath, "case \(c.name): its actual image is not here; looked for "
+                             + (tried.isEmpty ? "(the report names none)" : tried.joined(separator: ", "))
+                             + "; give the run's output folder with --output")
+        }
+        // The image the report saw, not whatever a later run left under the same name.
+        guard let digest = c.actualDigest else { return found[0] }
+        for path in found where (try? PNGFile.read(path: path).image.contentDigest) == digest { return path }
+        throw InputError(file: reportPath, "case \(c.name): \(found.joined(separator: ", ")) "
+                         + (found.count == 1 ? "is" : "are") + " no longer the image this report saw (a later run "
+                         + "wrote over it); nothing was accepted. Accept the later run's own report, or run the case "
+                         + "again; give runs you mean to accept later an --output folder each")
     }
 
     static func why(_ v: GoldenCaseResult.Verdict) -> String {

@@ -58,7 +58,7 @@ public struct GoldenCheck: Sendable {
             case .none:
                 if record == .never {
                     result.verdict = .missing
-                    result.actual = try writeArtifact(image, c.name, "actual.png")
+                    try keepActual(image, c.name, &result)
                     result.message = "no golden \(own); record mode \"never\" (CI=true, or asked), so nothing was written"
                 } else {
                     try writeGolden(image, to: own)
@@ -73,7 +73,7 @@ public struct GoldenCheck: Sendable {
                     result.message = "recorded \(me)'s \(p) golden (goldens exist for \(list)) → \(own)"
                 } else {
                     result.verdict = .noGoldenForDriver
-                    result.actual = try writeArtifact(image, c.name, "actual.png")
+                    try keepActual(image, c.name, &result)
                     result.message = "no \(p) golden for \(me); goldens exist for \(list)"
                 }
             case let .own(paths):
@@ -132,7 +132,7 @@ public struct GoldenCheck: Sendable {
             let (d, diff) = ImageComparison.compareWithDiff(expected: image, actual: second, tolerance: .exact)
             result.verdict = .flaky
             result.renderDifference = ComparisonFigures(d)
-            result.actual = try writeArtifact(image, c.name, "actual.png")
+            try keepActual(image, c.name, &result)
             result.secondActual = try writeArtifact(second, c.name, "actual-2.png")
             result.diff = try writeArtifact(diff, c.name, "diff.png")
             result.message = "two renders of the case differ (\(d.summary)): nondeterministic rendering, "
@@ -161,9 +161,16 @@ public struct GoldenCheck: Sendable {
         let e = FileSystem.resolve("expected.png", against: dir)
         try AtomicFile.write(try FileSystem.readBytes(path: goldenPath), to: e)
         result.golden = e
-        result.actual = try writeArtifact(actual, c.name, "actual.png")
+        try keepActual(actual, c.name, &result)
         result.diff = try writeArtifact(ImageComparison.diffImage(expected: expected, actual: actual, tolerance: tolerance),
                                         c.name, "diff.png")
+    }
+
+    /// Writes the actual image and records where, and its content digest (what `--accept`
+    /// checks before taking it).
+    private func keepActual(_ image: Image, _ name: String, _ result: inout GoldenCaseResult) throws {
+        result.actual = try writeArtifact(image, name, "actual.png")
+        result.actualDigest = image.contentDigest
     }
 
     private func writeArtifact(_ image: Image, _ name: String, _ file: String) throws -> String {

@@ -67,6 +67,9 @@ public struct GoldenCaseResult: Sendable, Equatable, Codable {
     public var golden: String?
     /// The actual image kept (failures, or every case with `keepDiffs`).
     public var actual: String?
+    /// The kept actual image's content (`Image.contentDigest`): `--accept` takes the file
+    /// only while it is still this image.
+    public var actualDigest: String?
     /// The diff image kept.
     public var diff: String?
     /// The figures of the comparison that decided the verdict.

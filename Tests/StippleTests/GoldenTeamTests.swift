@@ -125,6 +125,32 @@ final class GoldenTeamTests: XCTestCase {
         XCTAssertEqual(GoldenTestFolder.lines(run).last, "5 passed, 0 failed", run.stdout)
     }
 
+    /// A later run on the same output folder (here: the case changed again) writes over the
+    /// images a report points at: accepting that report refuses, naming the file, and writes
+    /// nothing; the run's artifact, kept apart, is still accepted.
+    func testAcceptTakesOnlyTheImageTheReportSaw() throws {
+        let f = try GoldenTestFolder(self)
+        XCTAssertEqual(try f.test().status, 0)
+        let driver = try f.recordedDriver()
+        try f.write("colour", stamps: "[[32, 24, 10, 0, 0, 0.9, 0.55, 0.1, 1]]")
+        let report = f.root.appendingPathComponent("A.json")
+        XCTAssertEqual(try f.test(["--json", report.path], ci: true).status, 1)
+        let kept = f.root.appendingPathComponent("kept")
+        try FileManager.default.copyItem(at: f.output, to: kept)
+        try f.write("colour", stamps: "[[32, 24, 10, 0, 0, 0.2, 0.55, 0.9, 1]]")
+        XCTAssertEqual(try f.test(ci: true).status, 1)
+        let before = try goldenBytes(f)
+        var run = try TestSupport.stipple(["test", "--accept", report.path, "colour"])
+        XCTAssertEqual(run.status, 2, run.stdout)
+        XCTAssertTrue(run.stderr.contains("case colour: \(f.output.path)/colour/actual.png is no longer the image this report "
+                                          + "saw (a later run wrote over it); nothing was accepted."), run.stderr)
+        XCTAssertEqual(try goldenBytes(f), before, "nothing written")
+        run = try TestSupport.stipple(["test", "--accept", report.path, "--output", kept.path, "colour"])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertEqual(GoldenTestFolder.lines(run).first,
+                       "ACCEPTED colour: \(kept.path)/colour/actual.png → \(f.golden.path)/colour.\(driver).points.png")
+    }
+
     func testSeveralAcceptedGoldensPassOnEither() throws {
         let f = try GoldenTestFolder(self)
         XCTAssertEqual(try f.test().status, 0)

@@ -40,12 +40,11 @@ public struct Brush: Equatable, Hashable, Sendable {
     /// often it is given, with no name to invent. Used wherever an API takes a `Brush`
     /// without a `brushKey`.
     package var contentKey: String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        for v in [width, height] { for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: v >> shift)) } }
-        for byte in coverage { mix(byte) }
-        let hex = String(hash, radix: 16)
-        return "content:\(width)x\(height):" + String(repeating: "0", count: 16 - hex.count) + hex
+        var hash = ContentHash()
+        hash.mix(width)
+        hash.mix(height)
+        hash.mix(coverage)
+        return "content:\(width)x\(height):" + hash.hex
     }
 
     /// The built-in brushes, generated at any size.

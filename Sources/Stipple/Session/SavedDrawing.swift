@@ -139,9 +139,9 @@ package struct SavedDrawing: Sendable {
 
     /// FNV-1a of the coverage and width, as 16 hex digits.
     static func hash(_ bytes: [UInt8], _ width: Int) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(width)
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return String(h, radix: 16)
+        var h = ContentHash(seed: UInt64(width))
+        h.mix(bytes)
+        return String(h.value, radix: 16)
     }
 
     /// Runs a write, naming the file and the save in its error.
