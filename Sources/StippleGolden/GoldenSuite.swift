@@ -39,13 +39,23 @@ public struct GoldenSuite: Sendable, Equatable {
             ? try GoldenConfig.load(path: configPath, scriptNames: Set(scriptNames)) : GoldenConfig()
 
         var cases: [GoldenCase] = []
+        // Each case name is one golden and one output folder: two sources of one name are refused.
+        var source: [String: String] = [:]
         for (file, name) in zip(scripts, scriptNames) {
             let c = config.cases[name]
             let frames = c?.frames ?? [0]
             let framed = frames != [0]
             for frame in frames {
+                let caseName = GoldenCase.name(script: name, frame: frame, framed: framed)
+                let from = framed ? "\(file) at frame \(frame) (\(GoldenConfig.fileName))" : file
+                if let other = source[caseName] {
+                    throw InputError(file: FileSystem.resolve(file, against: directory),
+                                     "two cases are named \(caseName): \(other), and \(from); they would share one golden "
+                                     + "and one output folder. Rename one script")
+                }
+                source[caseName] = from
                 cases.append(GoldenCase(
-                    name: GoldenCase.name(script: name, frame: frame, framed: framed), scriptName: name,
+                    name: caseName, scriptName: name,
                     scriptPath: FileSystem.resolve(file, against: directory), frame: frame,
                     primitive: override ?? c?.primitive ?? config.primitive ?? .points,
                     tolerance: c?.tolerance ?? config.tolerance, ignore: c?.ignore ?? []))

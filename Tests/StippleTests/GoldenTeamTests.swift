@@ -151,6 +151,21 @@ final class GoldenTeamTests: XCTestCase {
                        "ACCEPTED colour: \(kept.path)/colour/actual.png → \(f.golden.path)/colour.\(driver).points.png")
     }
 
+    /// A script's frame case and a file of that case's name would share one golden and one
+    /// output folder: the run is refused before anything is drawn, naming both.
+    func testTwoCasesOfOneNameAreRefused() throws {
+        let f = try GoldenTestFolder(self)
+        try f.write("signature", stamps: "[[20, 20, 6, 0, 0, 1, 0.2, 0.1, 1]]")
+        try f.write("signature@frame-0010", stamps: "[[30, 20, 6, 0, 0, 1, 0.2, 0.1, 1]]")
+        try #"{ "cases": { "signature": { "frames": [10, 40] } } }"#
+            .write(to: f.scripts.appendingPathComponent("stipple-test.json"), atomically: true, encoding: .utf8)
+        let run = try f.test()
+        XCTAssertEqual(run.status, 2, run.stdout)
+        XCTAssertTrue(run.stderr.contains("signature@frame-0010.json: two cases are named signature@frame-0010: signature.json "
+                                          + "at frame 10 (stipple-test.json), and signature@frame-0010.json"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: f.golden.path), "nothing recorded")
+    }
+
     func testSeveralAcceptedGoldensPassOnEither() throws {
         let f = try GoldenTestFolder(self)
         XCTAssertEqual(try f.test().status, 0)
