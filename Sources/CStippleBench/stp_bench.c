@@ -11,7 +11,7 @@
 // Every call is made every frame: Stipple's state cache skips re-binds of what is already
 // bound, which on Mesa costs next to nothing either way.
 #define _POSIX_C_SOURCE 199309L
-#include "stp_say.h"
+#include "../CStipple/stp_say.h"  // internal to the package: not in CStipple's public headers
 #include "stp_bench.h"
 #include "stp_gl.h"
 

@@ -17,7 +17,7 @@
 // row, GL on llvmpipe the bottom: docs/reference.md §4 lets drivers differ), and pixman's rounding
 // against llvmpipe's 8-bit blending (a few units a channel).
 #define _POSIX_C_SOURCE 199309L
-#include "stp_say.h"
+#include "../CStipple/stp_say.h"  // internal to the package: not in CStipple's public headers
 #include "stp_cairo.h"
 #include "stp_bench.h"
 

@@ -12,7 +12,7 @@ enum BenchPeers {
                            effects: AgeEffects = AgeEffects(maxAge: 0, dissolveDistance: 6)) async throws -> Timing {
         let (vertex, fragment) = try renderer.shaderSources(for: .points)
         let width = config.width, height = config.height
-        let band = await renderer.guardBand(for: Canvas(width: width, height: height))
+        let band = renderer.guardBand(for: Canvas(width: width, height: height))
         return try await renderer.runForeignGL { () throws -> Timing in
             var seconds = [Double](repeating: 0, count: reps)
             var err = [CChar](repeating: 0, count: 512)

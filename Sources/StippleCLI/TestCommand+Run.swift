@@ -39,14 +39,27 @@ extension TestCommand {
         let suiteInputs = caseInputs + [(dir as NSString).appendingPathComponent(GoldenConfig.fileName)]
         try checkSuiteOutputs(suiteDir: dir, inputs: suiteInputs, goldenDir: goldenDir)
         let jobs = max(1, min(self.jobs, cases.count))
-        let result = try await GoldenRunner(options: options).run(cases, shard: shard, started: { driver in
+        // Each case's line reaches a log file as it is printed, whatever ends the run.
+        StopOnSignals.flushEachLine()
+        let signals = StopOnSignals()
+        let result = try await GoldenRunner(options: options).run(cases, shard: shard, stop: signals.stop, started: { driver in
             print(GoldenConsole.header(driver, cases: cases.count, of: suite.cases.count, shard: shard, jobs: jobs))
         }, progress: { print(GoldenConsole.line($0)) })
         OutputFile.markOwnedFolder(outputDirectory, marker: ".stipple-test-output")
         print(GoldenConsole.summary(result, notRun: suite.cases.count - cases.count))
         for line in GoldenConsole.staleTolerances(result) { print(line) }
         try writeReports(result, suiteName: nil)
-        if result.cases.contains(where: \.isFailure) { throw ExitCode(ExitStatus.differs) }
+        try TestCommand.exit(result, signal: result.interrupted == nil ? nil : signals.exitStatus)
+    }
+
+    /// The run's exit status: 128 + the signal when one stopped it, 2 when a case could not be
+    /// drawn (an error: bad input, not a changed image), 1 when one failed, was missing or
+    /// flaky, 0 otherwise.
+    static func exit(_ result: GoldenRunReport, signal: Int32?) throws {
+        if let signal { throw ExitCode(signal) }
+        let counts = result.counts
+        if counts.errors > 0 { throw ExitCode(ExitStatus.failure) }
+        if counts.failures > 0 { throw ExitCode(ExitStatus.differs) }
     }
 
     /// With --json: `stipple test --accept REPORT [--golden G] NAME` (works from a CI artifact);
@@ -74,7 +87,7 @@ extension TestCommand {
         print(GoldenConsole.summary(merged))
         for line in GoldenConsole.staleTolerances(merged) { print(line) }
         try writeReports(merged, suiteName: nil)
-        if merged.cases.contains(where: \.isFailure) { throw ExitCode(ExitStatus.differs) }
+        try TestCommand.exit(merged, signal: nil)
     }
 
     func acceptReport(_ path: String) throws {

@@ -20,7 +20,9 @@ struct TestCommand: AsyncParsableCommand {
             also rewrites goldens that no longer match (plain --record means this); all rewrites every \
             golden; never writes nothing.
             Exit status: 0 all passed (or were recorded); 1 any case failed, was missing or flaky; \
-            2 bad input, no EGL, or no case to run (empty folder, a shard or --filter selecting none).
+            2 a case could not be drawn (ERROR: its script or a file it reads is bad), bad input, no EGL, \
+            or no case to run (empty folder, a shard or --filter selecting none); 130 or 143 stopped by \
+            SIGINT or SIGTERM (no case starts after it; the reports are written for the cases that ran).
             Examples:
               stipple test Fixtures/scripts --golden Fixtures/golden
               stipple test tests/ --jobs 2 --shard 1/3 --json shard1.json

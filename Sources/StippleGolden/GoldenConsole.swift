@@ -26,14 +26,14 @@ package enum GoldenConsole {
         return s
     }
 
-    /// "N passed, M failed", then ", F flaky", ", R recorded", ", S not run (other shards)"
-    /// where there are any. Recorded cases are neither passes nor skips: they say so.
+    /// The counts (`GoldenRunReport.Counts.summary`), then ", S not run (…)" where cases were
+    /// left out, and a last word when the run was interrupted.
     package static func summary(_ report: GoldenRunReport, notRun: Int = 0) -> String {
-        let failed = report.cases.filter { $0.isFailure && $0.verdict != .flaky }.count
-        var s = "\(report.passed) passed, \(failed) failed"
-        if report.flaky > 0 { s += ", \(report.flaky) flaky" }
-        if report.recorded > 0 { s += ", \(report.recorded) recorded" }
+        var s = report.counts.summary
         if notRun > 0 { s += ", \(notRun) not run (in other shards, or left out by --filter)" }
+        if let signal = report.interrupted {
+            s += "; interrupted by \(signal): \(report.notRun ?? 0) not run, reports written for the \(counted(report.cases.count, "case")) that ran"
+        }
         return s
     }
 

@@ -2,6 +2,35 @@ import Stipple
 import Foundation
 
 extension GoldenRunReport {
+    enum CodingKeys: String, CodingKey {
+        case driver, shard, cases, goldenDirectory, outputDirectory, interrupted, notRun
+        /// Written for readers (the counts every other report shows), never read back.
+        case counts
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(driver: try c.decode(DriverIdentity.self, forKey: .driver),
+                  shard: try c.decodeIfPresent(String.self, forKey: .shard),
+                  cases: try c.decode([GoldenCaseResult].self, forKey: .cases),
+                  goldenDirectory: try c.decodeIfPresent(String.self, forKey: .goldenDirectory),
+                  outputDirectory: try c.decodeIfPresent(String.self, forKey: .outputDirectory))
+        interrupted = try c.decodeIfPresent(String.self, forKey: .interrupted)
+        notRun = try c.decodeIfPresent(Int.self, forKey: .notRun)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(driver, forKey: .driver)
+        try c.encodeIfPresent(shard, forKey: .shard)
+        try c.encode(cases, forKey: .cases)
+        try c.encodeIfPresent(goldenDirectory, forKey: .goldenDirectory)
+        try c.encodeIfPresent(outputDirectory, forKey: .outputDirectory)
+        try c.encodeIfPresent(interrupted, forKey: .interrupted)
+        try c.encodeIfPresent(notRun, forKey: .notRun)
+        try c.encode(counts, forKey: .counts)
+    }
+
     /// JSON with sorted keys, so reports diff cleanly and compare byte for byte.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
@@ -96,8 +125,15 @@ extension GoldenRunReport {
             }
         }
         cases.sort(by: caseOrder)
-        return GoldenRunReport(driver: first.report.driver, shard: nil, cases: cases,
-                               goldenDirectory: first.report.goldenDirectory, outputDirectory: first.report.outputDirectory)
+        var merged = GoldenRunReport(driver: first.report.driver, shard: nil, cases: cases,
+                                     goldenDirectory: first.report.goldenDirectory, outputDirectory: first.report.outputDirectory)
+        // A shard that was stopped leaves the whole run incomplete.
+        let stopped = reports.filter { $0.report.interrupted != nil }
+        if let signal = stopped.first?.report.interrupted {
+            merged.interrupted = signal
+            merged.notRun = stopped.reduce(0) { $0 + ($1.report.notRun ?? 0) }
+        }
+        return merged
     }
 
     /// The order `GoldenSuite` lists cases in: script file name (bytes), then frame.

@@ -190,12 +190,56 @@ public struct GoldenRunReport: Sendable, Equatable, Codable {
     public var goldenDirectory: String?
     /// Where the run wrote its actual and diff images.
     public var outputDirectory: String?
+    /// Set when the run was stopped (by a signal, "SIGINT" or "SIGTERM") before every case
+    /// had run: `cases` holds those that had, `notRun` counts the others.
+    public var interrupted: String?
+    /// Cases selected for the run that it did not get to (interrupted).
+    public var notRun: Int?
 
     /// A report of `cases` drawn on `driver`.
     public init(driver: DriverIdentity, shard: String? = nil, cases: [GoldenCaseResult],
                 goldenDirectory: String? = nil, outputDirectory: String? = nil) {
         self.driver = driver; self.shard = shard; self.cases = cases
         self.goldenDirectory = goldenDirectory; self.outputDirectory = outputDirectory
+    }
+
+    /// How many cases came to each verdict: the one count the console, JSON, JUnit and HTML
+    /// all show.
+    public struct Counts: Sendable, Equatable, Codable {
+        public var passed = 0, failed = 0, missing = 0, noGoldenForDriver = 0, errors = 0, flaky = 0, recorded = 0
+
+        /// Cases that fail the run without being errors: failed, missing, no golden for this
+        /// driver, flaky (JUnit's failures).
+        public var failures: Int { failed + missing + noGoldenForDriver + flaky }
+
+        /// "3 passed, 1 failed", then ", 2 missing", ", 7 no golden for this driver",
+        /// ", 3 errors", ", 1 flaky", ", 5 recorded" where there are any.
+        public var summary: String {
+            var s = "\(passed) passed, \(failed) failed"
+            if missing > 0 { s += ", \(missing) missing" }
+            if noGoldenForDriver > 0 { s += ", \(noGoldenForDriver) no golden for this driver" }
+            if errors > 0 { s += ", " + counted(errors, "error") }
+            if flaky > 0 { s += ", \(flaky) flaky" }
+            if recorded > 0 { s += ", \(recorded) recorded" }
+            return s
+        }
+    }
+
+    /// The cases by verdict.
+    public var counts: Counts {
+        var c = Counts()
+        for r in cases {
+            switch r.verdict {
+            case .passed: c.passed += 1
+            case .failed: c.failed += 1
+            case .missing: c.missing += 1
+            case .noGoldenForDriver: c.noGoldenForDriver += 1
+            case .error: c.errors += 1
+            case .flaky: c.flaky += 1
+            case .recorded: c.recorded += 1
+            }
+        }
+        return c
     }
 
     /// The cases that fail the run.

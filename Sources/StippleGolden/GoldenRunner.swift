@@ -1,5 +1,6 @@
 import Stipple
 import Foundation
+import Synchronization
 
 /// Runs golden cases on `jobs` renderers, each with its own render thread and GL context,
 /// pulling cases from one shared queue. Results come back in case order whatever `jobs` is;
@@ -40,13 +41,25 @@ public struct GoldenRunner: Sendable {
     /// The run's options.
     public var options: Options
 
+    /// Asks a run to stop: no case starts after `stop(_:)`; those being drawn finish, and
+    /// the report holds the cases that ran, marked interrupted.
+    public final class Stop: Sendable {
+        private let reason = Mutex<String?>(nil)
+        public init() {}
+        /// Stops the run, for `why` (e.g. "SIGINT"); the first reason given is kept.
+        public func stop(_ why: String) { reason.withLock { if $0 == nil { $0 = why } } }
+        /// Why the run was stopped, or nil.
+        public var stopped: String? { reason.withLock { $0 } }
+    }
+
     /// A runner with `options`.
     public init(options: Options) { self.options = options }
 
     /// Opens the renderers (throws when EGL cannot be opened: not any one case's fault),
     /// runs `cases`, and calls `progress` with each result in case order as soon as it can.
     /// `started` is told the driver once the renderers are open, before any case runs.
-    public func run(_ cases: [GoldenCase], shard: Shard? = nil, started: ((DriverIdentity) -> Void)? = nil,
+    /// `stop`, once stopped, keeps any further case from starting.
+    public func run(_ cases: [GoldenCase], shard: Shard? = nil, stop: Stop? = nil, started: ((DriverIdentity) -> Void)? = nil,
                     progress: (@Sendable (GoldenCaseResult) -> Void)? = nil) async throws -> GoldenRunReport {
         let count = max(1, min(options.jobs, cases.count))
         var renderers: [Renderer] = []
@@ -61,7 +74,7 @@ public struct GoldenRunner: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for renderer in renderers {
                 group.addTask {
-                    while let i = await queue.take() {
+                    while stop?.stopped == nil, let i = await queue.take() {
                         let result = await GoldenRunner.runCase(cases[i], on: renderer, check: check)
                         await collector.put(result, at: i)
                     }
@@ -71,8 +84,13 @@ public struct GoldenRunner: Sendable {
         // Ended here, off the render threads, so that no renderer's last release lands on its own
         // thread (which cannot wait for itself) and its teardown races the process's exit.
         for r in renderers { r.shutDown() }
-        return GoldenRunReport(driver: driver, shard: shard?.description, cases: await collector.results(),
-                               goldenDirectory: options.goldenDirectory, outputDirectory: options.outputDirectory)
+        var report = GoldenRunReport(driver: driver, shard: shard?.description, cases: await collector.results(),
+                                     goldenDirectory: options.goldenDirectory, outputDirectory: options.outputDirectory)
+        if let why = stop?.stopped, report.cases.count < cases.count {
+            report.interrupted = why
+            report.notRun = cases.count - report.cases.count
+        }
+        return report
     }
 
     /// Loads, renders and checks one case. Loading and comparing happen off the render thread,

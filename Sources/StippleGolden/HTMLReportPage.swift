@@ -7,15 +7,17 @@ enum HTMLReportPage {
     static func page(report: GoldenRunReport, sections: [String]) -> String {
         let e = HTMLReport.escape
         let cs = report.cases
-        func n(_ v: GoldenCaseResult.Verdict) -> Int { cs.filter { $0.verdict == v }.count }
+        let c = report.counts
         var counts: [(String, String, Int)] = [
-            ("passed", "passed", n(.passed)), ("failed", "failed", n(.failed)), ("missing", "missing", n(.missing)),
-            ("recorded", "recorded", n(.recorded)), ("error", "errors", n(.error)), ("flaky", "flaky", n(.flaky)),
+            ("passed", "passed", c.passed), ("failed", "failed", c.failed), ("missing", "missing", c.missing),
+            ("recorded", "recorded", c.recorded), ("error", c.errors == 1 ? "error" : "errors", c.errors), ("flaky", "flaky", c.flaky),
         ]
-        let noGolden = n(.noGoldenForDriver)
-        if noGolden > 0 { counts.append(("no-golden-for-driver", "no golden for this driver", noGolden)) }
+        if c.noGoldenForDriver > 0 { counts.append(("no-golden-for-driver", "no golden for this driver", c.noGoldenForDriver)) }
         let pills = counts.map { "<span class=\"count v-\($0.0)\(($0.2 == 0) ? " zero" : "")\"><b>\($0.2)</b> \($0.1)</span>" }
         var shard = report.shard.map { "<span class=\"count shard\">shard <b>\(e($0))</b></span>" } ?? ""
+        if let signal = report.interrupted {
+            shard += "<span class=\"count interrupted\">interrupted by <b>\(e(signal))</b>: \(report.notRun ?? 0) not run</span>"
+        }
         let stale = report.staleTolerances.count
         if stale > 0 { shard += "<span class=\"count stale\"><b>\(stale)</b> tolerance\(stale == 1 ? "" : "s") looser than needed</span>" }
         let verdict = report.failures.isEmpty ? (cs.count == 1 ? "1 case passes" : "All \(cs.count) cases pass") : "\(report.failures.count) of \(counted(cs.count, "case")) need\(report.failures.count == 1 ? "s" : "") attention"

@@ -10,9 +10,8 @@ public enum JUnitReport {
     /// The report as JUnit XML; `suiteName` names the test suite (default: the test folder).
     public static func xml(_ report: GoldenRunReport, suiteName: String? = nil) -> String {
         let name = suiteName ?? defaultSuiteName(report)
-        let failures = report.cases.filter { [.failed, .missing, .noGoldenForDriver, .flaky].contains($0.verdict) }.count
-        let errors = report.cases.filter { $0.verdict == .error }.count
-        let skipped = report.cases.filter { $0.verdict == .recorded }.count
+        let counts = report.counts
+        let (failures, errors, skipped) = (counts.failures, counts.errors, counts.recorded)
         let time = report.cases.reduce(0) { $0 + $1.seconds }
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x += "<testsuites name=\"stipple test\" tests=\"\(report.cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
@@ -22,6 +21,10 @@ public enum JUnitReport {
                           ("gl.renderer", report.driver.renderer), ("driver", report.driver.shortName)]
         if let shard = report.shard { properties.append(("shard", shard)) }
         if report.flaky > 0 { properties.append(("flaky", String(report.flaky))) }
+        if let signal = report.interrupted {
+            properties.append(("interrupted", signal))
+            properties.append(("not-run", String(report.notRun ?? 0)))
+        }
         for (k, v) in properties { x += "      <property name=\(attr(k)) value=\(attr(v))/>\n" }
         x += "    </properties>\n"
         for c in report.cases {

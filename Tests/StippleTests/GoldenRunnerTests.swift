@@ -48,7 +48,7 @@ final class GoldenRunnerTests: XCTestCase {
         XCTAssertTrue(missing.hasSuffix("; to accept: stipple test \(f.scripts.path) --filter missing --record failed"), missing)
         XCTAssertFalse(FileManager.default.fileExists(atPath: f.golden.appendingPathComponent("missing.\(driver).points.png").path),
                        "CI records nothing")
-        XCTAssertEqual(GoldenTestFolder.lines(run).last, "1 passed, 4 failed")
+        XCTAssertEqual(GoldenTestFolder.lines(run).last, "1 passed, 3 failed, 1 missing")
         // A passing case leaves no images behind unless asked.
         XCTAssertFalse(FileManager.default.fileExists(atPath: f.output.appendingPathComponent("pass").path))
 
@@ -93,13 +93,13 @@ final class GoldenRunnerTests: XCTestCase {
         try f.write("pass", stamps: "[[20, 20, 6, 0, 0, 1, 0.2, 0.1, 1]]", width: 65)
         try "{ \"canvas\": ".write(to: f.scripts.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
         let run = try f.test()
-        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.status, 2, "a case that cannot be drawn is bad input, not a changed image: \(run.stderr)")
         let line = try XCTUnwrap(GoldenTestFolder.line(run, "FAIL pass: "), run.stdout)
         XCTAssertTrue(line.contains("size 65×48, golden 64×48"), line)
         let error = try XCTUnwrap(GoldenTestFolder.line(run, "ERROR broken: "), run.stdout)
         XCTAssertTrue(error.contains("broken.json:1:"), error)
         XCTAssertNotNil(GoldenTestFolder.line(run, "PASS shifted"), "the run goes on after a bad script")
-        XCTAssertEqual(GoldenTestFolder.lines(run).last, "4 passed, 2 failed")
+        XCTAssertEqual(GoldenTestFolder.lines(run).last, "4 passed, 1 failed, 1 error", "errors apart from failures")
     }
 
     func testPointsGoldensOfAnotherDriverSayPlainlyAndRecordAddsOurs() throws {

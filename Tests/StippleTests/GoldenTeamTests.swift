@@ -86,7 +86,7 @@ final class GoldenTeamTests: XCTestCase {
                        "ACCEPTED shifted: \(f.output.path)/shifted/actual.png → \(f.golden.path)/shifted.\(driver).points.png")
         run = try f.test(ci: true)
         XCTAssertNotNil(GoldenTestFolder.line(run, "PASS shifted"), run.stdout)
-        XCTAssertEqual(GoldenTestFolder.lines(run).last, "2 passed, 3 failed", run.stdout)
+        XCTAssertEqual(GoldenTestFolder.lines(run).last, "2 passed, 2 failed, 1 missing", run.stdout)
 
         // A report made on another driver is refused: its images are not this golden's driver's.
         var other = try GoldenRunReport.load(path: report.path)
@@ -164,6 +164,52 @@ final class GoldenTeamTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("signature@frame-0010.json: two cases are named signature@frame-0010: signature.json "
                                           + "at frame 10 (stipple-test.json), and signature@frame-0010.json"), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: f.golden.path), "nothing recorded")
+    }
+
+    /// SIGINT or SIGTERM in the middle of a run whose output goes to a file: the lines
+    /// printed so far are in the file, no case starts after the signal, the JSON, JUnit and
+    /// HTML reports are written for the cases that ran (marked interrupted, with the count
+    /// not run), and the exit status is 128 + the signal.
+    func testASignalStopsTheRunAndKeepsItsLogAndReports() throws {
+        let f = try GoldenTestFolder(self, extraCases: 400)
+        for (sig, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            try? FileManager.default.removeItem(at: f.golden)
+            let log = f.root.appendingPathComponent("\(name).log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let json = f.root.appendingPathComponent("\(name).json"), junit = f.root.appendingPathComponent("\(name).xml")
+            let html = f.root.appendingPathComponent("\(name)-report")
+            let process = Process()
+            process.executableURL = TestSupport.stippleBinary
+            process.arguments = ["test", f.scripts.path, "--output", f.output.path, "--record", "all", "--json", json.path,
+                                 "--junit", junit.path, "--report", html.path]
+            process.standardOutput = try FileHandle(forWritingTo: log)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Once the first case's line is in the file (line-buffered, not held back).
+            let deadline = Date().addingTimeInterval(60)
+            while !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("RECORDED"), Date() < deadline {
+                usleep(5_000)
+            }
+            kill(process.processIdentifier, sig)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit, name)
+            XCTAssertEqual(process.terminationStatus, 128 + sig, name)
+            let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+            let report = try GoldenRunReport.load(path: json.path)
+            XCTAssertEqual(report.interrupted, name)
+            let ran = report.cases.count
+            XCTAssertGreaterThan(ran, 0)
+            XCTAssertEqual(ran + (report.notRun ?? 0), 405)
+            XCTAssertLessThan(ran, 405, "the run stopped early")
+            XCTAssertEqual(lines.filter { $0.hasPrefix("RECORDED") }.count, ran, "a line for each case that ran")
+            XCTAssertEqual(lines.last, "0 passed, 0 failed, \(ran) recorded; interrupted by \(name): \(405 - ran) not run, "
+                           + "reports written for the \(ran) cases that ran")
+            let xml = try String(contentsOf: junit, encoding: .utf8)
+            XCTAssertTrue(xml.contains("<property name=\"interrupted\" value=\"\(name)\"/>"), xml)
+            XCTAssertTrue(xml.contains("tests=\"\(ran)\""), xml)
+            let page = try String(contentsOf: html.appendingPathComponent("index.html"), encoding: .utf8)
+            XCTAssertTrue(page.contains("interrupted by <b>\(name)</b>: \(405 - ran) not run"))
+        }
     }
 
     func testSeveralAcceptedGoldensPassOnEither() throws {
@@ -271,7 +317,7 @@ final class GoldenTeamTests: XCTestCase {
         try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("scripts/grey-brush.json"),
                                          to: dir.appendingPathComponent("grey-brush.json"))
         let run = try TestSupport.stipple(["test", dir.path, "--output", dir.appendingPathComponent("out").path])
-        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.status, 2)
         let line = try XCTUnwrap(GoldenTestFolder.line(run, "ERROR grey-brush: "), run.stdout)
         XCTAssertTrue(line.contains("brush \"grey\": file not found: \(dir.path)/../brushes/grey-l.png (the script names "
                                     + "\"../brushes/grey-l.png\", outside its own folder, so it was looked for at "

@@ -1,5 +1,5 @@
-// CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng, and the
-// video compositor's inner loop in AVX2.
+// CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng, the
+// video compositor's inner loop in AVX2, and line-buffered stdout for the command line.
 // (The benchmark's C peers live in CStippleBench, which no application links.)
 // Small, flat C, one concern a file; every function is prefixed stp_.
 #ifndef CSTIPPLE_H
@@ -16,5 +16,6 @@
 #include "stp_png.h"
 #include "stp_png_stream.h"
 #include "stp_blend.h"
+#include "stp_stdio.h"
 
 #endif

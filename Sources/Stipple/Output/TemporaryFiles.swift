@@ -95,6 +95,15 @@ package enum TemporaryFiles {
         children[i] = 0
     }
 
+    /// Ends the process by `sig` now, as the handlers would: children killed, temporaries
+    /// removed, the signal raised under its default action. For a program that catches a
+    /// signal to stop gently and is sent it again.
+    package static func endBySignal(_ sig: Int32) -> Never {
+        signal(sig, SIG_DFL)
+        removeTemporariesAndDie(sig)
+        exit(128 + sig)
+    }
+
     /// The paths registered now (for tests).
     static var pending: [String] {
         lock.lock(); defer { lock.unlock() }

@@ -35,11 +35,11 @@ enum LiveStamps {
         batch.stamps.withUnsafeBufferPointer { stamps in
             if let r = batch.rotations {
                 r.withUnsafeBufferPointer { rot in
-                    select(stamps, rotations: rot, offset: Float(n), effects: effects, rebase: true,
+                    _ = select(stamps, rotations: rot, offset: Float(n), effects: effects, rebase: true,
                            into: &b.stamps, rotations: &b.rotations)
                 }
             } else {
-                select(stamps, rotations: nil, offset: Float(n), effects: effects, rebase: true,
+                _ = select(stamps, rotations: nil, offset: Float(n), effects: effects, rebase: true,
                        into: &b.stamps, rotations: &b.rotations)
             }
         }
