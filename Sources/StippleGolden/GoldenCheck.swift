@@ -99,14 +99,35 @@ public struct GoldenCheck: Sendable {
         result.goldenDriver = other ?? driver.shortName
         // The first golden the image matches; else the closest (fewest pixels beyond the tolerance).
         var best: (path: String, expected: Image, cmp: ImageComparison)?
+        var unreadable: [(path: String, error: Error)] = []
         for path in paths {
-            let expected = try PNGFile.read(path: path).image
+            let expected: Image
+            do { expected = try PNGFile.read(path: path).image } catch {
+                unreadable.append((path, error))
+                continue
+            }
             let cmp = ImageComparison.compare(expected: expected, actual: image, tolerance: tolerance)
             if best == nil || (cmp.passes && !best!.cmp.passes)
                 || (!best!.cmp.passes && cmp.pixelsOverTolerance < best!.cmp.pixelsOverTolerance) {
                 best = (path, expected, cmp)
             }
             if cmp.passes { break }
+        }
+        if let bad = unreadable.first, best?.cmp.passes != true {
+            // A golden that cannot be read (cut short, not a PNG) is this driver's to replace.
+            if other == nil, record == .failed || record == .all {
+                try writeGolden(image, to: ownPath)
+                for u in unreadable where u.path != ownPath { try FileManager.default.removeItem(atPath: u.path) }
+                result.verdict = .recorded; result.golden = ownPath; result.goldenPath = ownPath
+                result.message = "recorded (replacing the unreadable golden \(OutputFile.describe(bad.error))) → \(ownPath)"
+                return
+            }
+            let hint = "; " + (other == nil ? "to replace it with this run's image, run the case with --record failed "
+                                + "(or delete the file and record it)"
+                                : "it is \(other!)'s golden: replace it on \(other!), or record \(driver.shortName)'s own "
+                                + "with --record failed")
+            if let e = bad.error as? InputError { throw InputError(file: e.file, location: e.location, e.message + hint) }
+            throw InputError(file: bad.path, OutputFile.describe(bad.error) + hint)
         }
         let (path, expected, cmp) = best!
         result.golden = path; result.goldenPath = path

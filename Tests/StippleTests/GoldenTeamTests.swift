@@ -212,6 +212,29 @@ final class GoldenTeamTests: XCTestCase {
         }
     }
 
+    /// A golden cut short is an error that says how to replace it, and --record failed or
+    /// all replaces it with the run's image; the next run passes.
+    func testACorruptGoldenIsReplacedByRecording() throws {
+        let f = try GoldenTestFolder(self)
+        XCTAssertEqual(try f.test().status, 0)
+        let driver = try f.recordedDriver()
+        for mode in ["failed", "all"] {
+            let golden = f.golden.appendingPathComponent("colour.\(driver).points.png")
+            try Data(try Data(contentsOf: golden).prefix(60)).write(to: golden)
+            var run = try f.test()
+            XCTAssertEqual(run.status, 2, run.stdout)
+            let line = try XCTUnwrap(GoldenTestFolder.line(run, "ERROR colour: "), run.stdout)
+            XCTAssertTrue(line.hasSuffix("; to replace it with this run's image, run the case with --record failed "
+                                         + "(or delete the file and record it)"), line)
+            XCTAssertEqual(GoldenTestFolder.lines(run).last, "4 passed, 0 failed, 1 error")
+            run = try f.test(["--record", mode])
+            XCTAssertEqual(run.status, 0, run.stdout)
+            XCTAssertTrue(try XCTUnwrap(GoldenTestFolder.line(run, "RECORDED colour: "))
+                .contains("recorded (replacing the unreadable golden \(golden.path):byte 60: not a readable PNG"), run.stdout)
+            XCTAssertEqual(try f.test().status, 0, mode)
+        }
+    }
+
     func testSeveralAcceptedGoldensPassOnEither() throws {
         let f = try GoldenTestFolder(self)
         XCTAssertEqual(try f.test().status, 0)
