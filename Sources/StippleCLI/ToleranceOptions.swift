@@ -7,7 +7,7 @@ struct ToleranceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "K: the largest per-channel difference that still counts as equal (0-255).")
     var maxChannelDiff: Int = 0
 
-    @Option(parsing: .unconditional, help: "P: how many pixels may differ by more than K, as a count (32) or a share of the image (0.1%).")
+    @Option(parsing: .unconditional, help: "P: how many pixels may differ by more than K, as a count (32), a share of the image (0.1%), or both (32+0.1%).")
     var maxPixels: PixelAllowance = PixelAllowance(.count(0))
 
     @Option(parsing: .unconditional, help: "Compare by perceptual colour distance with this threshold from 0 to 1 (0.1 is typical) instead of K.")
@@ -46,7 +46,8 @@ struct ToleranceOptions: ParsableArguments {
 
 extension GoldenTolerance.PerceptualMetric: ExpressibleByArgument {}
 
-/// --max-pixels: `GoldenTolerance.PixelLimit` (a count, or a share written with `%`) as an argument.
+/// --max-pixels: `GoldenTolerance.PixelLimit` (a count, a share written with `%`, or both
+/// joined by `+`) as an argument.
 struct PixelAllowance: ExpressibleByArgument {
     var limit: GoldenTolerance.PixelLimit
 

@@ -75,6 +75,9 @@ public struct GoldenCheck: Sendable {
                     result.verdict = .noGoldenForDriver
                     try keepActual(image, c.name, &result)
                     result.message = "no \(p) golden for \(me); goldens exist for \(list)"
+                        + (c.primitive == .points ? " (each driver places points its own way, so points goldens are "
+                           + "per driver; quads goldens are shared across drivers: --primitive quads, or \"primitive\": "
+                           + "\"quads\" in stipple-test.json)" : "")
                 }
             case let .own(paths):
                 try await compare(c, image, goldens: paths, from: nil, ownPath: own, render: render, into: &result)

@@ -109,7 +109,7 @@ public struct GoldenConfig: Sendable, Equatable {
         if let m = d.member("maxPixels", in: members) {
             if case let .string(s) = m.value.kind {
                 guard s.contains("%"), let limit = GoldenTolerance.PixelLimit(s) else {
-                    throw d.fail(m.value.location, "maxPixels is a count (32) or a share of the image (\"0.1%\"), found \"\(s)\"")
+                    throw d.fail(m.value.location, "maxPixels is a count (32), a share of the image (\"0.1%\") or both (\"32+0.1%\"), found \"\(s)\"")
                 }
                 t.setMaxPixels(limit)
             } else {

@@ -60,8 +60,7 @@ package enum GoldenConsole {
         } else if t.maxChannelDifference != 0 {
             words += ["--max-channel-diff", String(t.maxChannelDifference)]
         }
-        if t.maxPixelsPercent > 0 { words += ["--max-pixels", "\(t.maxPixelsPercent)%"] }
-        else if t.maxPixels > 0 { words += ["--max-pixels", String(t.maxPixels)] }
+        if t.maxPixels > 0 || t.maxPixelsPercent > 0 { words += ["--max-pixels", t.pixelLimit.description] }
         if let n = t.windowSize { words += ["--window", String(n)] }
         if t.ignoreAntialiasing { words.append("--antialiasing") }
         return words.map(shellQuoted).joined(separator: " ")

@@ -85,16 +85,24 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
         maxPixels + Int((Double(total) * maxPixelsPercent / 100).rounded(.down))
     }
 
-    /// P as written on the command line and in `stipple-test.json`: a count ("32") or a
-    /// share of the image's pixels ("0.1%", 0…100). The one parser of "P or P%".
+    /// P as written on the command line and in `stipple-test.json`: a count ("32"), a share
+    /// of the image's pixels ("0.1%", 0…100), or both added ("32+0.1%", as the cross-driver
+    /// tolerance has it). The one parser of P.
     public enum PixelLimit: Sendable, Equatable {
         case count(Int)
         case percent(Double)
-
-        /// nil when `text` is neither a whole count ≥ 0 nor a share from 0 to 100 followed by "%".
+        /// A count and a share, added.
+        case sum(Int, Double)
+        /// nil when `text` is none of a whole count ≥ 0, a share from 0 to 100 followed by
+        /// "%", or a count "+" a share.
         public init?(_ text: String) {
             let t = text.trimmingCharacters(in: .whitespaces)
-            if t.hasSuffix("%") {
+            let parts = t.split(separator: "+", omittingEmptySubsequences: false)
+            if parts.count == 2 {
+                guard case let .count(n)? = PixelLimit(String(parts[0])), case let .percent(p)? = PixelLimit(String(parts[1]))
+                else { return nil }
+                self = .sum(n, p)
+            } else if t.hasSuffix("%") {
                 guard let p = Double(t.dropLast().trimmingCharacters(in: .whitespaces)), p >= 0, p <= 100 else { return nil }
                 self = .percent(p)
             } else {
@@ -103,21 +111,29 @@ public struct GoldenTolerance: Sendable, Equatable, Codable {
             }
         }
 
-        /// P as written: "32" or "0.1%".
+        /// P as written: "32", "0.1%" or "32+0.1%".
         public var description: String {
             switch self {
             case let .count(n): return String(n)
             case let .percent(p): return "\(p)%"
+            case let .sum(n, p): return "\(n)+\(p)%"
             }
         }
     }
 
-    /// Sets P from a `PixelLimit` (the other form goes to 0).
+    /// Sets P from a `PixelLimit` (a part it does not give goes to 0).
     public mutating func setMaxPixels(_ limit: PixelLimit) {
         switch limit {
         case let .count(n): maxPixels = n; maxPixelsPercent = 0
         case let .percent(p): maxPixels = 0; maxPixelsPercent = p
+        case let .sum(n, p): maxPixels = n; maxPixelsPercent = p
         }
+    }
+
+    /// P as a `PixelLimit`: what `--max-pixels` takes to give this tolerance's P again.
+    public var pixelLimit: PixelLimit {
+        if maxPixelsPercent > 0 { return maxPixels > 0 ? .sum(maxPixels, maxPixelsPercent) : .percent(maxPixelsPercent) }
+        return .count(maxPixels)
     }
 
     /// "K 8, P 32 + 0.1 %", for reports.

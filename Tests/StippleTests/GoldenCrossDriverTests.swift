@@ -54,7 +54,9 @@ final class GoldenCrossDriverTests: XCTestCase {
         var run = try TestSupport.stipple(["test", f.scripts.path, "--output", f.output.path], environment: softpipe)
         XCTAssertEqual(run.status, 1, run.stdout)
         let line = try XCTUnwrap(GoldenTestFolder.line(run, "NO GOLDEN pass"), run.stdout)
-        XCTAssertTrue(line.contains("no points golden for softpipe; goldens exist for llvmpipe; to accept: stipple test"), line)
+        XCTAssertTrue(line.contains("no points golden for softpipe; goldens exist for llvmpipe (each driver places points its "
+                                    + "own way, so points goldens are per driver; quads goldens are shared across drivers: "
+                                    + "--primitive quads, or \"primitive\": \"quads\" in stipple-test.json); to accept: stipple test"), line)
         XCTAssertTrue(line.hasSuffix("--filter pass --record failed"), line)
         // --record adds softpipe's own; then softpipe passes against them and llvmpipe's are untouched.
         run = try TestSupport.stipple(["test", f.scripts.path, "--output", f.output.path, "--record"], environment: softpipe)

@@ -115,8 +115,9 @@ final class GoldenRunnerTests: XCTestCase {
         var run = try f.test()
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(GoldenTestFolder.line(run, "NO GOLDEN pass"),
-                       "NO GOLDEN pass: no points golden for \(me); goldens exist for \(other); "
-                       + "to accept: stipple test \(f.scripts.path) --filter pass --record failed")
+                       "NO GOLDEN pass: no points golden for \(me); goldens exist for \(other) (each driver places "
+                       + "points its own way, so points goldens are per driver; quads goldens are shared across drivers: "
+                       + "--primitive quads, or \"primitive\": \"quads\" in stipple-test.json); to accept: stipple test \(f.scripts.path) --filter pass --record failed")
         // Quads are placed exactly on every driver: the other driver's golden stands in.
         run = try f.test(["--primitive", "quads"])
         XCTAssertEqual(run.status, 0, run.stdout)
