@@ -59,6 +59,9 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Write expected, actual and diff images for passing cases too.")
     var keepDiffs = false
 
+    @Flag(help: "Remove orphan goldens: those in the golden folder that no case of the folder has the name of (listed either way).")
+    var prune = false
+
     @Option(help: "Write the run's report as JSON (sorted keys); shards' reports merge with --merge-reports.")
     var json: String?
 

@@ -82,6 +82,21 @@ public struct GoldenStore: Sendable {
         return path(name: name, driver: driver, primitive: primitive, alternative: n)
     }
 
+    /// The file names in the folder that are goldens of none of `caseNames` (`goldens`), and
+    /// those that are not golden names at all (`strays`; hidden files left out), sorted.
+    public func orphans(caseNames: Set<String>) -> (goldens: [String], strays: [String]) {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        var goldens: [String] = [], strays: [String] = []
+        for f in files where !f.hasPrefix(".") {
+            if let parsed = GoldenStore.parse(fileName: f) {
+                if !caseNames.contains(parsed.name) { goldens.append(f) }
+            } else {
+                strays.append(f)
+            }
+        }
+        return (goldens, strays)
+    }
+
     /// Splits `NAME.DRIVER.PRIMITIVE[~N].png` from the right (a NAME may hold dots; a DRIVER
     /// never does). `alternative` is 1 for the first golden, N for `~N` (N ≥ 2).
     public static func parse(fileName: String) -> (name: String, driver: String, primitive: Primitive, alternative: Int)? {

@@ -235,6 +235,60 @@ final class GoldenTeamTests: XCTestCase {
         }
     }
 
+    /// A second run on the same folders while one runs is refused, saying why; a run with its
+    /// own --output and --golden goes ahead.
+    func testTwoRunsAtOnceOnOneFolderAreRefused() throws {
+        let f = try GoldenTestFolder(self, extraCases: 400)
+        let first = Process()
+        first.executableURL = TestSupport.stippleBinary
+        first.arguments = ["test", f.scripts.path, "--output", f.output.path]
+        let out = Pipe()
+        first.standardOutput = out
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        // Its first case's line: it holds its folders now.
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("RECORDED"), first.isRunning {
+            seen.append(out.fileHandleForReading.availableData)
+        }
+        let second = try TestSupport.stipple(["test", f.scripts.path, "--output", f.output.path])
+        let apart = try TestSupport.stipple(["test", f.scripts.path, "--output", f.root.appendingPathComponent("out2").path,
+                                             "--golden", f.root.appendingPathComponent("golden2").path, "--filter", "pass"])
+        first.terminate()
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        first.waitUntilExit()
+        XCTAssertEqual(second.status, 2, second.stdout)
+        XCTAssertTrue(second.stderr.contains("\(f.output.path): another stipple test is running with this --output folder now"),
+                      second.stderr)
+        XCTAssertEqual(apart.status, 0, apart.stdout + apart.stderr)
+    }
+
+    /// Goldens no case has the name of are listed after the run, and removed with --prune;
+    /// other files in the golden folder are listed and left alone.
+    func testOrphanGoldensAreListedAndPruned() throws {
+        let f = try GoldenTestFolder(self)
+        XCTAssertEqual(try f.test().status, 0)
+        let driver = try f.recordedDriver()
+        try FileManager.default.moveItem(at: f.scripts.appendingPathComponent("colour.json"),
+                                         to: f.scripts.appendingPathComponent("hue.json"))
+        try Data("notes".utf8).write(to: f.golden.appendingPathComponent("README.txt"))
+        var run = try f.test(ci: true)
+        XCTAssertEqual(run.status, 1, "hue has no golden")
+        XCTAssertTrue(GoldenTestFolder.lines(run).contains("1 orphan golden in \(f.golden.path) (no case of \(f.scripts.path) "
+                                                           + "has their names; --prune removes them): colour.\(driver).points.png"),
+                      run.stdout)
+        XCTAssertTrue(GoldenTestFolder.lines(run).contains("1 file in \(f.golden.path) is not a golden "
+                                                           + "(NAME.DRIVER.PRIMITIVE.png), left alone: README.txt"), run.stdout)
+        run = try f.test(["--prune"])
+        XCTAssertEqual(run.status, 0, run.stdout)
+        XCTAssertTrue(GoldenTestFolder.lines(run).contains("pruned 1 orphan golden (no case of \(f.scripts.path) has their names): "
+                                                           + "colour.\(driver).points.png"), run.stdout)
+        let left = try FileManager.default.contentsOfDirectory(atPath: f.golden.path)
+        XCTAssertFalse(left.contains("colour.\(driver).points.png"))
+        XCTAssertTrue(left.contains("README.txt"))
+        XCTAssertTrue(left.contains("hue.\(driver).points.png"))
+    }
+
     func testSeveralAcceptedGoldensPassOnEither() throws {
         let f = try GoldenTestFolder(self)
         XCTAssertEqual(try f.test().status, 0)
