@@ -68,13 +68,21 @@ extension TestCommand {
 
     /// Writes the reports asked for; a file-system error is one line naming the path.
     func writeReports(_ result: GoldenRunReport, suiteName: String?) throws {
+        let cases = counted(result.cases.count, "case")
         do {
-            if let json { try result.writeJSON(to: json) }
-            if let junit { try JUnitReport.write(result, to: junit, suiteName: suiteName) }
+            if let json {
+                try result.writeJSON(to: json)
+                note("\(json): JSON report of \(cases)")
+            }
+            if let junit {
+                try JUnitReport.write(result, to: junit, suiteName: suiteName)
+                note("\(junit): JUnit report of \(cases)")
+            }
             if let report {
                 try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
                 OutputFile.markOwnedFolder(report, marker: TestCommand.reportMarker)
                 try HTMLReport.write(report: result, to: report)
+                note("\((report as NSString).appendingPathComponent("index.html")): HTML report of \(cases)")
             }
         } catch let error as InputError {
             throw error

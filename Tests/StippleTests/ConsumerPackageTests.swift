@@ -33,6 +33,7 @@ final class ConsumerPackageTests: XCTestCase {
         // 1. Fresh: every golden recorded, named after the test and the call's order, one per argument.
         var run = try swiftTest(swift, [:])
         XCTAssertEqual(run.status, 0, String(run.stdout.suffix(4000)) + String(run.stderr.suffix(2000)))
+        assertNoWarningsOfStipple(run)
         print(String(format: "consumer package: first swift test (build included) %.1f s", Date().timeIntervalSince(started)))
         let names = ["flaky-case", "look", "loose", "sizes-4.1", "sizes-7.1", "twoCalls.1", "twoCalls.2"]
         let d = try driver()
@@ -65,6 +66,7 @@ final class ConsumerPackageTests: XCTestCase {
         run = try swiftTest(swift, ["CONSUMER_SHIFT": "1", "STIPPLE_RECORD": "never"], filter: "look",
                             extra: ["--attachments-path", attachments.path], build: true)
         XCTAssertNotEqual(run.status, 0, "the shifted look fails")
+        assertNoWarningsOfStipple(run)
         try assertAttachments(in: attachments, named: "look", run)
 
         // 4. failed, for one golden by name: only it is rewritten; the others fail, saying how to accept each.
@@ -96,12 +98,25 @@ final class ConsumerPackageTests: XCTestCase {
 
     // MARK: Helpers
 
+    /// A user's build shows no warning of Stipple's: none from its sources or headers (when
+    /// they compile), none about the package layout the docs give.
+    private func assertNoWarningsOfStipple(_ run: TestSupport.Run, file: StaticString = #filePath, line: UInt = #line) {
+        let warnings = (run.stdout + run.stderr).split(separator: "\n")
+            .filter { $0.contains("warning:") && ($0.contains(root.appendingPathComponent("Sources").path) || $0.contains("Invalid Exclude")) }
+        XCTAssertEqual(warnings, [], file: file, line: line)
+    }
+
     /// Copies the package's files where they differ (unchanged sources keep their build), and
     /// removes goldens a previous run left.
     private func prepare() throws {
         let fm = FileManager.default
         let source = root.appendingPathComponent("Fixtures/consumer-package")
-        try? fm.removeItem(at: package.appendingPathComponent("Tests/ConsumerTests/__Goldens__"))
+        let goldenFolder = package.appendingPathComponent("Tests/ConsumerTests/__Goldens__")
+        try? fm.removeItem(at: goldenFolder)
+        // As the docs tell users: the excluded folder exists from the start (a hidden file
+        // keeps it in git), so SwiftPM never warns that it is missing.
+        try fm.createDirectory(at: goldenFolder, withIntermediateDirectories: true)
+        try Data().write(to: goldenFolder.appendingPathComponent(".gitkeep"))
         for rel in ["Package.swift", "Tests/ConsumerTests/ConsumerGoldenTests.swift"] {
             let from = source.appendingPathComponent(rel), to = package.appendingPathComponent(rel)
             let data = try Data(contentsOf: from)

@@ -71,6 +71,7 @@ final class GoldenTeamTests: XCTestCase {
         let report = f.root.appendingPathComponent("ci.json")
         var run = try f.test(["--json", report.path], ci: true)
         XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("\(report.path): JSON report of 5 cases\n"), "a line for each file written: \(run.stderr)")
         // What CI keeps as an artifact: the report and the output folder, unpacked elsewhere.
         let artifact = f.root.appendingPathComponent("artifact")
         try FileManager.default.createDirectory(at: artifact, withIntermediateDirectories: true)
