@@ -34,12 +34,12 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let outExt = OutputKind.pathExtension(output)
-        if InkImport.format(of: input) != nil {
+        if let format = try ink.inkFormat(of: input) {
             try checkOutput(output, notAnyOf: [input], inputsAre: "the file being converted")
             guard outExt == "json" else {
                 throw InputError(file: output, "ink converts to a script: give -o a path ending in .json")
             }
-            let text = try InkImport.scriptText(path: input, selection: ink.selection, options: try ink.options())
+            let text = try InkImport.scriptText(path: input, selection: ink.selection, options: try ink.options(), format: format)
             _ = try InkImport.parse(text, path: input)  // the script reads back
             try OutputFile.write(Array(text.utf8), to: output)
             return note("\(output): script from \(input) (\(text.utf8.count) bytes)")

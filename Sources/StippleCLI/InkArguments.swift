@@ -29,6 +29,9 @@ struct InkArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Ink: the step between stamps as a share of their diameter, 0.01 to 10 (default 0.15, as in scripts); 0.3 draws half the stamps with edges still smooth at a hard brush.", valueName: "S"))
     var spacing: Double?
 
+    @Option(help: ArgumentHelp("What the input is, whatever its name says: a script, InkML or a Quick, Draw! file. Default: .json is a script, .inkml and .ink InkML, .ndjson Quick, Draw!, and any other file InkML when its root element is <ink> (Office's .xml ink).", valueName: "script|inkml|ndjson"))
+    var format: InputFormat?
+
     @Flag(help: "Ink, rendering a .ndjson file into a folder or .npy: skip lines that are not a drawing (each is reported on stderr with its line number, and the count at the end); without it the first one stops the run.")
     var skipBadLines = false
 
@@ -54,6 +57,7 @@ struct InkArguments: ParsableArguments {
     /// Whether any ink option was given (they are refused for scripts).
     var anyGiven: Bool {
         index != nil || key != nil || size != nil || margin != nil || radius != nil || spacing != nil || fit != nil || brush != .hardRound || skipBadLines
+            || format == .inkml || format == .ndjson
     }
 
     func options(defaultSize: (width: Int, height: Int)? = nil) throws -> InkOptions {
@@ -65,6 +69,21 @@ struct InkArguments: ParsableArguments {
 
     var selection: InkImport.Selection { InkImport.Selection(index: index, key: key) }
 
+    /// The ink format of the input at `path` (--format, else as `InkImport.format(of:)`
+    /// finds it), nil for a script. An XML file that is not InkML is refused here, saying so,
+    /// rather than read as a script and failing at its first '<'.
+    func inkFormat(of path: String) throws -> InkImport.Format? {
+        switch format {
+        case .script?: return nil
+        case .inkml?: return .inkML
+        case .ndjson?: return .quickDraw
+        case nil:
+            if let found = InkImport.format(of: path) { return found }
+            if let why = InkImport.notInk(path: path) { throw InputError(file: path, why + "; --format says what it is") }
+            return nil
+        }
+    }
+
     /// Refuses ink options given with a script.
     func refuseFor(script path: String) throws {
         if anyGiven {
@@ -75,9 +94,18 @@ struct InkArguments: ParsableArguments {
 
 extension InkOptions.Fit: ExpressibleByArgument {}
 
+/// `--format`: what an input is, whatever its name says.
+enum InputFormat: String, ExpressibleByArgument, CaseIterable {
+    case script, inkml, ndjson
+}
+
 /// A script, or the script an ink file becomes with the ink options' defaults (for the
 /// commands that take no ink options: describe, stamps).
 func loadScene(_ path: String) throws -> Scene {
-    guard InkImport.format(of: path) != nil else { return try Scene.load(path: path) }
-    return try Scene(script: try InkImport.script(path: path, selection: InkImport.Selection(), options: InkOptions()))
+    guard let format = InkImport.format(of: path) else {
+        if let why = InkImport.notInk(path: path) { throw InputError(file: path, why) }
+        return try Scene.load(path: path)
+    }
+    return try Scene(script: try InkImport.script(path: path, selection: InkImport.Selection(), options: InkOptions(),
+                                                  format: format))
 }

@@ -86,7 +86,7 @@ struct RenderCommand: AsyncParsableCommand {
 
     /// A whole .ndjson file into a folder or a .npy file.
     var isDataset: Bool {
-        InkImport.format(of: script) == .quickDraw && ink.index == nil && ink.key == nil && frames == nil && frame == nil
+        (try? ink.inkFormat(of: script)) == .quickDraw && ink.index == nil && ink.key == nil && frames == nil && frame == nil
             && (output.hasSuffix("/") || OutputKind.pathExtension(output) == "npy"
                 || FileSystem.entry(at: output) == .folder)
     }
@@ -103,7 +103,7 @@ struct RenderCommand: AsyncParsableCommand {
                 throw ValidationError("--shard splits --frames A...B, or a .ndjson file's drawings into a folder or .npy; please give --frames too.")
             }
         }
-        if InkImport.format(of: script) == nil { try ink.refuseFor(script: script) }
+        if (try? ink.inkFormat(of: script)) == nil { try ink.refuseFor(script: script) }
         if ink.skipBadLines && !isDataset {
             throw ValidationError("--skip-bad-lines applies when a whole .ndjson file renders into a folder or a .npy file.")
         }
@@ -120,8 +120,9 @@ struct RenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         if isDataset { return try await renderDataset() }
-        var loaded = InkImport.format(of: script) != nil
-            ? try InkImport.script(path: script, selection: ink.selection, options: try ink.options())
+        let format = try ink.inkFormat(of: script)
+        var loaded = format != nil
+            ? try InkImport.script(path: script, selection: ink.selection, options: try ink.options(), format: format)
             : try Script.load(path: script)
         if let speed { try loaded.play(atSpeed: speed) }
         let scene = try Scene(script: loaded)

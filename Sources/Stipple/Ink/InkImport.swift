@@ -1,14 +1,38 @@
+import Foundation
+
 /// Ink files as scripts: which files are ink, which drawing of a Quick, Draw! file is
 /// meant, and the script a drawing becomes (docs/ink-formats.md).
 package enum InkImport {
     package enum Format: Sendable { case inkML, quickDraw }
 
-    /// The ink format a path names by its extension: `.inkml`/`.ink` or `.ndjson`; nil otherwise.
+    /// The ink format of the file at `path`: `.inkml`/`.ink` or `.ndjson` by the extension;
+    /// any other file (Office's `.xml`, say) by its content: XML whose root element is
+    /// `<ink>` is InkML. Nil for anything else (a script). `.json` and `.sketchpoints` are
+    /// never looked into.
     package static func format(of path: String) -> Format? {
         let lower = path.lowercased()
         if lower.hasSuffix(".inkml") || lower.hasSuffix(".ink") { return .inkML }
         if lower.hasSuffix(".ndjson") { return .quickDraw }
-        return nil
+        if lower.hasSuffix(".json") || lower.hasSuffix(".sketchpoints") { return nil }
+        return xmlRoot(path: path) == "ink" ? .inkML : nil
+    }
+
+    /// The root element of the XML file at `path` (its first 64 KiB looked at), or nil when
+    /// it is not a readable file that starts as XML.
+    package static func xmlRoot(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 1 << 16) else { return nil }
+        return InkXMLParser.rootName([UInt8](data))
+    }
+
+    /// What a file that is not ink was taken for, when its extension does not say: for the
+    /// error of a script that does not read, so that an XML file of another kind says so
+    /// instead of failing as JSON. Nil for `.json` files and files that are not XML.
+    package static func notInk(path: String) -> String? {
+        guard !path.lowercased().hasSuffix(".json"), let root = xmlRoot(path: path) else { return nil }
+        return "is XML whose root element is <\(root)>, not InkML's <ink>: Stipple reads InkML (.inkml, or any file "
+            + "whose root element is <ink>), Quick, Draw! drawings (.ndjson) and scripts (.json)"
     }
 
     /// Which drawing of a Quick, Draw! file: the `index`-th (from 0) or the one whose
@@ -19,9 +43,10 @@ package enum InkImport {
         package init(index: Int? = nil, key: String? = nil) { self.index = index; self.key = key }
     }
 
-    /// Reads the drawing at `path`.
-    package static func drawing(path: String, selection: Selection = Selection()) throws(InputError) -> InkDrawing {
-        switch format(of: path) {
+    /// Reads the drawing at `path`, as `format` (nil: as `format(of:)` finds it).
+    package static func drawing(path: String, selection: Selection = Selection(),
+                                format: Format? = nil) throws(InputError) -> InkDrawing {
+        switch format ?? self.format(of: path) {
         case .inkML:
             if selection.index != nil || selection.key != nil {
                 throw InputError(file: path, "--index and --key pick a drawing of a Quick, Draw! .ndjson file; an InkML file is one drawing")
@@ -62,14 +87,16 @@ package enum InkImport {
     package static let maxQuickDrawBytes = 1 << 32
 
     /// The script the drawing at `path` becomes: its JSON text (what `convert` writes).
-    package static func scriptText(path: String, selection: Selection, options: InkOptions) throws(InputError) -> String {
-        InkScriptWriter.json(InkPlan.layout(try drawing(path: path, selection: selection), options))
+    package static func scriptText(path: String, selection: Selection, options: InkOptions,
+                                   format: Format? = nil) throws(InputError) -> String {
+        InkScriptWriter.json(InkPlan.layout(try drawing(path: path, selection: selection, format: format), options))
     }
 
     /// The script the drawing at `path` becomes, read as `render` reads a script: rendering it
     /// is rendering the text `scriptText` gives. Errors name the ink file.
-    package static func script(path: String, selection: Selection, options: InkOptions) throws(InputError) -> Script {
-        try parse(try scriptText(path: path, selection: selection, options: options), path: path)
+    package static func script(path: String, selection: Selection, options: InkOptions,
+                               format: Format? = nil) throws(InputError) -> Script {
+        try parse(try scriptText(path: path, selection: selection, options: options, format: format), path: path)
     }
 
     /// Reads the script text made from the ink at `path`, as `render` reads a script.

@@ -77,6 +77,17 @@ package struct InkXMLParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { pos = 3 }
     }
 
+    /// The root element's name (any prefix such as `inkml:` dropped), when `bytes` begin as
+    /// an XML document (a byte-order mark, the declaration, comments and a DOCTYPE may come
+    /// first); nil otherwise. Only the start is looked at: enough to tell what a file is.
+    package static func rootName(_ bytes: [UInt8]) -> String? {
+        var p = InkXMLParser(bytes: bytes, file: "")
+        guard (try? p.skipMisc()) != nil, p.peek("<"), !p.peek("<!"), !p.peek("<?") else { return nil }
+        p.pos += 1
+        guard let name = try? p.name(what: "the root element"), !name.isEmpty else { return nil }
+        return String(name.split(separator: ":").last ?? Substring(name))
+    }
+
     func fail(_ offset: Int, _ message: String) -> InputError {
         InputError(file: file, location: TextPositions(bytes).location(of: offset), message)
     }
@@ -120,10 +131,14 @@ package struct InkXMLParser {
     mutating func skipDoctype() throws(InputError) {
         let start = pos
         var depth = 0
+        var quote: UInt8?
         while pos < bytes.count {
             let b = bytes[pos]
             pos += 1
-            if b == UInt8(ascii: "[") { depth += 1 }
+            // Brackets and > inside a quoted string (an entity's value, an identifier) are text.
+            if let q = quote { if b == q { quote = nil }; continue }
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { quote = b }
+            else if b == UInt8(ascii: "[") { depth += 1 }
             else if b == UInt8(ascii: "]") { depth -= 1 }
             else if b == UInt8(ascii: ">") && depth <= 0 { return }
         }

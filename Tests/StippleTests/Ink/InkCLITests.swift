@@ -210,4 +210,33 @@ extension InkCLITests {
         let skipped = try stipple(["render", file, "--size", "256x256", "--spacing", "0.01", "-o", path("h.npy"), "--skip-bad-lines"])
         XCTAssertTrue(skipped.stderr.contains("1×256×256"), skipped.stderr)
     }
+
+    /// Office writes InkML in .xml files: recognised by their root element, whatever comes
+    /// before it (a declaration, comments, a DOCTYPE whose quoted strings hold "]>"); an XML
+    /// file of another kind says what it is; --format forces either way.
+    func testInkIsRecognisedByItsContent() throws {
+        let inkML = try String(contentsOfFile: InkFiles.fixture("channels.inkml"), encoding: .utf8)
+        try stipple(["render", InkFiles.fixture("channels.inkml"), "-o", path("inkml.png")])
+        let doctype = #"<!DOCTYPE ink [ <!ENTITY x "]>"> <!ENTITY y ']>'> ]>"#
+        let office = inkML.replacingOccurrences(of: "<inkml:ink ", with: doctype + "\n<!-- written by Word -->\n<inkml:ink ")
+        try office.write(toFile: path("word_output.xml"), atomically: true, encoding: .utf8)
+        try stipple(["render", path("word_output.xml"), "-o", path("xml.png")])
+        XCTAssertEqual(try bytes(path("inkml.png")), try bytes(path("xml.png")))
+        try stipple(["convert", path("word_output.xml"), "-o", path("word.json")])
+        // Any name: by content; --format says it outright.
+        try inkML.write(toFile: path("pen.data"), atomically: true, encoding: .utf8)
+        try stipple(["render", path("pen.data"), "-o", path("data.png")])
+        XCTAssertEqual(try bytes(path("inkml.png")), try bytes(path("data.png")))
+        try stipple(["render", path("pen.data"), "--format", "inkml", "-o", path("forced.png")])
+        XCTAssertEqual(try bytes(path("inkml.png")), try bytes(path("forced.png")))
+        // Another XML: named for what it is, not a JSON error at its first '<'.
+        try #"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>"#.write(toFile: path("logo.xml"), atomically: true, encoding: .utf8)
+        var run = try stipple(["render", path("logo.xml"), "-o", path("logo.png")], status: 2)
+        XCTAssertTrue(run.stderr.contains("logo.xml: is XML whose root element is <svg>, not InkML's <ink>"), run.stderr)
+        run = try stipple(["describe", path("logo.xml")], status: 2)
+        XCTAssertTrue(run.stderr.contains("is XML whose root element is <svg>"), run.stderr)
+        // --format script reads it as a script, whatever it holds.
+        run = try stipple(["render", path("word_output.xml"), "--format", "script", "-o", path("s.png")], status: 2)
+        XCTAssertTrue(run.stderr.contains("word_output.xml:1:1: "), run.stderr)
+    }
 }
