@@ -156,6 +156,13 @@ package struct InkXMLParser {
     }
 
     mutating func document() throws(InputError) -> InkXMLElement {
+        // UTF-16 (a byte-order mark, or a declaration that names it): said plainly, not met
+        // as a stray byte further on.
+        let head = String(decoding: bytes.prefix(256), as: UTF8.self).lowercased()
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+            || head.contains("encoding=\"utf-16") || head.contains("encoding='utf-16") {
+            throw fail(0, "the file is UTF-16; InkML is read in UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)")
+        }
         try skipMisc()
         guard pos < bytes.count else { throw fail(pos, "the file holds no XML element (expected <ink>)") }
         guard bytes[pos] == UInt8(ascii: "<") else { throw fail(pos, "expected an XML element such as <ink>, found text") }

@@ -235,6 +235,10 @@ extension InkCLITests {
         XCTAssertTrue(run.stderr.contains("logo.xml: is XML whose root element is <svg>, not InkML's <ink>"), run.stderr)
         run = try stipple(["describe", path("logo.xml")], status: 2)
         XCTAssertTrue(run.stderr.contains("is XML whose root element is <svg>"), run.stderr)
+        // UTF-16 is named, not met as a stray byte.
+        try Data([0xFF, 0xFE] + Array(inkML.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: URL(fileURLWithPath: path("utf16.inkml")))
+        run = try stipple(["render", path("utf16.inkml"), "-o", path("u.png")], status: 2)
+        XCTAssertTrue(run.stderr.contains("the file is UTF-16; InkML is read in UTF-8"), run.stderr)
         // --format script reads it as a script, whatever it holds.
         run = try stipple(["render", path("word_output.xml"), "--format", "script", "-o", path("s.png")], status: 2)
         XCTAssertTrue(run.stderr.contains("word_output.xml:1:1: "), run.stderr)
