@@ -44,14 +44,4 @@ extension TestCommand {
                   + "(NAME.DRIVER.PRIMITIVE.png), left alone: " + found.strays.joined(separator: ", "))
         }
     }
-
-    /// The run's exit status: 128 + the signal when one stopped it, 2 when a case could not be
-    /// drawn (an error: bad input, not a changed image), 1 when one failed, was missing or
-    /// flaky, 0 otherwise.
-    static func exit(_ result: GoldenRunReport, signal: Int32?) throws {
-        if let signal { throw ExitCode(signal) }
-        let counts = result.counts
-        if counts.errors > 0 { throw ExitCode(ExitStatus.failure) }
-        if counts.failures > 0 { throw ExitCode(ExitStatus.differs) }
-    }
 }

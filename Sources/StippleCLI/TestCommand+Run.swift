@@ -54,6 +54,16 @@ extension TestCommand {
         try TestCommand.exit(result, signal: result.interrupted == nil ? nil : signals.exitStatus)
     }
 
+    /// The run's exit status: 128 + the signal when one stopped it, 2 when a case could not be
+    /// drawn (an error: bad input, not a changed image), 1 when one failed, was missing or
+    /// flaky, 0 otherwise.
+    static func exit(_ result: GoldenRunReport, signal: Int32?) throws {
+        if let signal { throw ExitCode(signal) }
+        let counts = result.counts
+        if counts.errors > 0 { throw ExitCode(ExitStatus.failure) }
+        if counts.failures > 0 { throw ExitCode(ExitStatus.differs) }
+    }
+
     /// With --json: `stipple test --accept REPORT [--golden G] NAME` (works from a CI artifact);
     /// without, or for a failure against another driver's golden: `stipple test DIR [--golden G]
     /// --filter NAME --record failed`.
