@@ -18,10 +18,8 @@ final class StopOnSignals: Sendable {
 
     init() {
         for (sig, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            var old = sigaction()
-            sigaction(sig, nil, &old)
             // A signal the parent had ignored (nohup) stays ignored.
-            if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            if TemporaryFiles.isIgnored(sig) { continue }
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler { [weak self] in

@@ -149,6 +149,7 @@ final class GoldenOrderTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThanOrEqual(compared, 2 * 2 * 28)
+        // Each driver, both primitives, two orders, every case (26 fixture cases and the mode scripts).
+        XCTAssertEqual(compared, drivers.count * 2 * 2 * (26 + GoldenOrderTests.modeScripts.count))
     }
 }

@@ -110,13 +110,19 @@ package enum TemporaryFiles {
         return (0..<capacity).compactMap { live[$0] != 0 ? slots[$0].map { String(cString: $0) } : nil }
     }
 
+    /// Whether `sig` is ignored now (SIG_IGN): as a parent left it (nohup, a background job
+    /// of a script), since a program that catches signals keeps an ignored one ignored.
+    package static func isIgnored(_ sig: Int32) -> Bool {
+        var current = sigaction()
+        sigaction(sig, nil, &current)
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
     private static func installHandlers() {
         _ = slots  // made before any handler can read it
         for sig in [SIGTERM, SIGINT, SIGHUP] {
-            var old = sigaction()
-            sigaction(sig, nil, &old)
             // A signal the parent had ignored (nohup) stays ignored.
-            if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            if isIgnored(sig) { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = removeTemporariesAndDie
             sigemptyset(&action.sa_mask)
