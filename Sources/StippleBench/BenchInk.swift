@@ -18,7 +18,6 @@ extension BenchSuite {
         let input = (folder as NSString).appendingPathComponent("drawings.ndjson")
         let text = BenchSuite.quickDrawShaped(count, seed: config.seed)
         try Data(text.utf8).write(to: URL(fileURLWithPath: input))
-        let bytes = Array(text.utf8)
         let work = "\(count) drawings (~9 strokes, ~76 points), spacing \(config.inkSpacing)"
 
         // Lines 16 wide on the 256 box, as the peer draws them.
@@ -39,8 +38,8 @@ extension BenchSuite {
                 o.lines = lines
                 let out = (folder as NSString).appendingPathComponent("stipple\(lines ? "-lines" : "")\(npy ? ".npy" : "")")
                 if !npy { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-                let run = InkDataset(input: input, output: npy ? .npy(out) : .folder(out), width: size, height: size, options: o)
-                let s = try await run.run(on: renderer, bytes: bytes)
+                let run = InkDataset(inputs: [input], output: npy ? .npy(out) : .folder(out), width: size, height: size, options: o)
+                let s = try await run.run(on: renderer)
                 let rate = Double(s.drawings) / s.seconds
                 let t = s.timings
                 var row = BenchRow(scenario: "ink", variant: variant, workload: work, timing: Timing(samples: [s.seconds]),

@@ -29,10 +29,20 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The file to write: .sketchpoints or .json (stamps, or a script made from ink), or .inkml (from a script).")
     var output: String
 
+    @Flag(help: "Replace the output file when it exists (by default an existing file is an error: a conversion never writes over a file unasked).")
+    var overwrite = false
+
     @OptionGroup(title: "Ink files")
     var ink: InkArguments
 
+    /// Refuses an output file that exists, unless --overwrite (devices and pipes are written into).
+    func checkNotThere() throws {
+        guard !overwrite, FileSystem.entry(at: output) == .file, !OutputFile.isSpecial(output) else { return }
+        throw InputError(file: output, "exists; add --overwrite to replace it")
+    }
+
     func run() throws {
+        try checkNotThere()
         let outExt = OutputKind.pathExtension(output)
         if let format = try ink.inkFormat(of: input) {
             try checkOutput(output, notAnyOf: [input], inputsAre: "the file being converted")

@@ -20,6 +20,9 @@ struct InkArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Ink: every stroke's radius in canvas pixels (default: the file's brush width, else 8 in a Quick, Draw! 256 box or 1.5 pixels at 96 dpi, scaled with the ink).", valueName: "PX"))
     var radius: Double?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Ink: every stroke's width in output pixels, whatever the drawing's size (twice --radius; for datasets: Quick, Draw!'s numpy_bitmap lines are about 2 wide at 28x28).", valueName: "PX"))
+    var width: Double?
+
     @Option(help: ArgumentHelp("Ink: fit the ink's bounding box (ink) or the file's own box (frame: Quick, Draw!'s 256×256, InkML's declared X and Y ranges) into the canvas. Default: frame for InkML that declares its canvas in pixels, else ink.", valueName: "ink|frame"))
     var fit: InkOptions.Fit?
 
@@ -32,7 +35,7 @@ struct InkArguments: ParsableArguments {
     @Option(help: ArgumentHelp("What the input is, whatever its name says: a script, InkML or a Quick, Draw! file. Default: .json is a script, .inkml and .ink InkML, .ndjson Quick, Draw!, and any other file InkML when its root element is <ink> (Office's .xml ink).", valueName: "script|inkml|ndjson"))
     var format: InputFormat?
 
-    @Flag(help: "Ink, rendering a .ndjson file into a folder or .npy: skip lines that are not a drawing (each is reported on stderr with its line number, and the count at the end); without it the first one stops the run.")
+    @Flag(help: "Ink, rendering a dataset (whole .ndjson files into a folder or .npy): skip lines that are not a drawing (each listed with its line and reason in skipped.txt in the folder, or NAME.skipped.txt beside NAME.npy; the first 20 on stderr, and the count at the end); without it the first one stops the run.")
     var skipBadLines = false
 
     /// `WxH`, both 1…65536.
@@ -51,19 +54,21 @@ struct InkArguments: ParsableArguments {
         if let index, index < 0 { throw ValidationError("--index counts drawings from 0 (got \(index)).") }
         if let margin, !(margin >= 0 && margin < 65536) { throw ValidationError("--margin is pixels from 0 (got \(margin)).") }
         if let radius, !(radius > 0 && radius <= 4096) { throw ValidationError("--radius is pixels above 0, at most 4096 (got \(radius)).") }
+        if let width, !(width > 0 && width <= 8192) { throw ValidationError("--width is pixels above 0, at most 8192 (got \(width)).") }
+        if radius != nil && width != nil { throw ValidationError("Please give --radius or --width, not both (--width is twice the radius).") }
         if let spacing, !(spacing >= 0.01 && spacing <= 10) { throw ValidationError("--spacing is from 0.01 to 10 (got \(spacing)).") }
     }
 
     /// Whether any ink option was given (they are refused for scripts).
     var anyGiven: Bool {
-        index != nil || key != nil || size != nil || margin != nil || radius != nil || spacing != nil || fit != nil || brush != .hardRound || skipBadLines
+        index != nil || key != nil || size != nil || margin != nil || radius != nil || width != nil || spacing != nil || fit != nil || brush != .hardRound || skipBadLines
             || format == .inkml || format == .ndjson
     }
 
     func options(defaultSize: (width: Int, height: Int)? = nil) throws -> InkOptions {
         var o = InkOptions()
         o.size = try size.map(InkArguments.parseSize) ?? defaultSize
-        o.margin = margin; o.radius = radius; o.fit = fit; o.brush = brush; o.spacing = spacing
+        o.margin = margin; o.radius = radius ?? width.map { $0 / 2 }; o.fit = fit; o.brush = brush; o.spacing = spacing
         return o
     }
 
@@ -87,7 +92,7 @@ struct InkArguments: ParsableArguments {
     /// Refuses ink options given with a script.
     func refuseFor(script path: String) throws {
         if anyGiven {
-            throw ValidationError("--index, --key, --size, --margin, --radius, --spacing, --fit, --brush and --skip-bad-lines apply to ink files (.inkml, .ndjson); \(path) is a script.")
+            throw ValidationError("--index, --key, --size, --margin, --radius, --width, --spacing, --fit, --brush and --skip-bad-lines apply to ink files (.inkml, .ndjson); \(path) is a script.")
         }
     }
 }

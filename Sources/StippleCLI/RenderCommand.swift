@@ -7,10 +7,11 @@ struct RenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Render a script's frame to a PNG, or a range of frames into a folder.",
         usage: """
-            stipple render <script> --output <output> [--frame <frame>] [--frames <A...B|all>] [--shard <K/N>] \
+            stipple render <script>... --output <output> [--frame <frame>] [--frames <A...B|all>] [--shard <K/N>] \
             [--clean] [--overwrite] [--tile <N>] [--speed <F>] [--primitive <primitive>] [--compression <compression>] \
             [--index <N>] [--key <KEY_ID>] [--size <WxH>] [--margin <PX>] [--radius <PX>] [--spacing <S>] \
-            [--fit <ink|frame>] [--brush <hard-round|soft-round>] [--skip-bad-lines]
+            [--fit <ink|frame>] [--brush <hard-round|soft-round>] [--width <PX>] [--format <script|inkml|ndjson>] \
+            [--skip-bad-lines] [--lines]
             """,
         discussion: """
             Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §3).
@@ -29,16 +30,24 @@ struct RenderCommand: AsyncParsableCommand {
               stipple render drawing.json --frames all --speed 20 -o timelapse.mp4
             Ink files (docs/ink-formats.md): a W3C InkML file (.inkml) or a Quick, Draw! drawing \
             (.ndjson: its only line, or --index N / --key KEY_ID) renders as the script `convert` \
-            makes of it. A whole .ndjson file renders into a folder (-o cats/: one grey PNG a \
+            makes of it. Whole .ndjson files, several ink files and folders of them render as a \
+            dataset into a folder (-o cats/, or a name without an extension: one grey PNG a \
             drawing, named by key_id, else line-N) or one .npy array (-o cats.npy: N×H×W uint8, \
-            white strokes on black), one renderer for the run; --shard K/N renders a part of the drawings.
+            white strokes on black), with a labels file (labels.csv in the folder, cats.labels.csv \
+            beside the array: row or file, word, key_id, source file and line) and, with \
+            --skip-bad-lines, the list of skipped lines (skipped.txt, cats.skipped.txt); one \
+            renderer for the run; --shard K/N renders a part of the drawings.
               stipple render formula.inkml -o formula.png
               stipple render cats.ndjson --index 3 --size 256x256 -o cat.png
               stipple render cats.ndjson -o cats.npy --size 28x28
+              stipple render quickdraw/ -o all.npy --width 2 --skip-bad-lines
             """)
 
-    @Argument(help: "The JSON script to render (docs/reference.md §9), or an ink file: .inkml or .ndjson (docs/ink-formats.md).")
-    var script: String
+    @Argument(help: "The JSON script to render (docs/reference.md §9), or an ink file: .inkml or .ndjson (docs/ink-formats.md). Into a folder or a .npy file: any number of ink files and folders of them.")
+    var inputs: [String] = []
+
+    /// The one input of every render but a dataset's.
+    var script: String { inputs.first ?? "" }
 
     @Option(name: .shortAndLong, help: "The PNG to write, or the folder for --frames.")
     var output: String
@@ -60,7 +69,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(help: "With --frames: remove frame-NNNN.png files this run does not write (outside A...B, or of another digit width) that an earlier render left in the folder.")
     var clean = false
 
-    @Flag(help: "With --frames: replace frame files that exist (by default an existing frame file is an error).")
+    @Flag(help: "With --frames, or a dataset into a folder: replace frame or drawing files that exist (by default an existing one is an error).")
     var overwrite = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Draw the canvas in tiles of N × N pixels (at most what the driver holds) and write the PNG band by band. Canvases larger than the driver's limit or than 4096×4096 are tiled without it (docs/large-canvases.md).", valueName: "N"))
@@ -84,14 +93,21 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(help: "Ink, rendering a whole .ndjson file into a folder or .npy: draw each stroke as one anti-aliased line, 2×radius wide with round caps and joins, along the curve its stamps would follow, instead of as stamps of the brush: a fraction of the work. Coverage only; --brush and --spacing do not apply.")
     var lines = false
 
-    /// A whole .ndjson file into a folder or a .npy file.
+    /// Whole .ndjson files, several inputs or folders of ink into a folder or a .npy file.
     var isDataset: Bool {
-        (try? ink.inkFormat(of: script)) == .quickDraw && ink.index == nil && ink.key == nil && frames == nil && frame == nil
-            && (output.hasSuffix("/") || OutputKind.pathExtension(output) == "npy"
+        let many = inputs.count > 1 || inputs.contains { FileSystem.entry(at: $0) == .folder }
+        return (many || (try? ink.inkFormat(of: script)) == .quickDraw) && ink.index == nil && ink.key == nil
+            && frames == nil && frame == nil
+            && (output.hasSuffix("/") || OutputKind.pathExtension(output).isEmpty || OutputKind.pathExtension(output) == "npy"
                 || FileSystem.entry(at: output) == .folder)
     }
 
     func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Missing expected argument '<script>'.") }
+        if inputs.count > 1 || inputs.contains(where: { FileSystem.entry(at: $0) == .folder }), !isDataset {
+            let what = inputs.count > 1 ? "several inputs" : "a folder"
+            throw ValidationError("\(what) render as a dataset: ink files (.ndjson, .inkml) into a folder (-o NAME/) or a .npy file (-o NAME.npy), without --frame, --frames, --index or --key; a script renders one at a time.")
+        }
         if frame != nil && frames != nil { throw ValidationError("Please give --frame or --frames, not both.") }
         if let frame, !(0...Limits.maxFrame).contains(frame) {
             throw ValidationError("Please give a frame from 0 to \(Limits.maxFrame) (got \(frame)).")
@@ -103,12 +119,12 @@ struct RenderCommand: AsyncParsableCommand {
                 throw ValidationError("--shard splits --frames A...B, or a .ndjson file's drawings into a folder or .npy; please give --frames too.")
             }
         }
-        if (try? ink.inkFormat(of: script)) == nil { try ink.refuseFor(script: script) }
+        if !isDataset, (try? ink.inkFormat(of: script)) == nil { try ink.refuseFor(script: script) }
         if ink.skipBadLines && !isDataset {
-            throw ValidationError("--skip-bad-lines applies when a whole .ndjson file renders into a folder or a .npy file.")
+            throw ValidationError("--skip-bad-lines applies when drawings render as a dataset: whole .ndjson files into a folder (-o NAME/) or a .npy file.")
         }
         if lines && !isDataset {
-            throw ValidationError("--lines applies when a whole .ndjson file renders into a folder or a .npy file (coverage only); a single drawing is drawn with its brush.")
+            throw ValidationError("--lines applies when drawings render as a dataset: whole .ndjson files into a folder (-o NAME/) or a .npy file (coverage only); a single drawing is drawn with its brush.")
         }
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed is a number above 0, such as 20 (got \(speed)).") }
         if let tile, tile < 1 { throw ValidationError("Please give a tile side of at least 1 pixel (got \(tile)).") }

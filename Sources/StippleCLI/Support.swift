@@ -75,27 +75,65 @@ struct FrameRange: ExpressibleByArgument, Sendable {
     }
 }
 
-/// A progress line on stderr, only when stderr is a terminal; safe to update from any task.
+/// Progress on stderr, safe to update from any task: on a terminal, one line rewritten in
+/// place; otherwise (a log, a notebook cell, `nohup`) a line every few seconds
+/// (`STIPPLE_PROGRESS_INTERVAL` seconds, default 5). Both say the rate and the time left.
 final class ProgressLine: Sendable {
     let total: Int
     let label: String
-    private let enabled = isatty(STDERR_FILENO) != 0
-    /// When the line was last written.
-    private let last = Mutex(Date.distantPast)
+    private let terminal = isatty(STDERR_FILENO) != 0
+    /// Seconds between lines in a log.
+    private let interval: Double
+    /// When the work started (the first update) and when a line was last written.
+    private let state = Mutex((start: Date?.none, last: Date.distantPast))
 
-    init(total: Int, label: String) { self.total = total; self.label = label }
+    init(total: Int, label: String) {
+        self.total = total; self.label = label
+        interval = ProcessInfo.processInfo.environment["STIPPLE_PROGRESS_INTERVAL"].flatMap(Double.init)
+            .flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 5
+    }
 
     /// As `update`, when the total is known only as the work goes.
     func update(_ done: Int, of total: Int) {
-        guard enabled else { return }
-        last.withLock { last in
+        state.withLock { state in
             let now = Date()
-            guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
-            last = now
-            FileHandle.standardError.write(Data("\r\(InputError.escaped(label)) \(done)/\(total)\u{1B}[K".utf8))
-            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+            let start = state.start ?? now
+            state.start = start
+            if terminal {
+                guard done == total || now.timeIntervalSince(state.last) > 0.1 else { return }
+            } else {
+                // A log gets a line when the interval has passed, never a line at the very start or end.
+                if state.last == .distantPast { state.last = start }
+                guard done < total, now.timeIntervalSince(state.last) >= interval else { return }
+            }
+            state.last = now
+            let line = "\(InputError.escaped(label)) \(done)/\(total)" + ProgressLine.pace(done: done, total: total,
+                                                                                    seconds: now.timeIntervalSince(start))
+            if terminal {
+                FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+                if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+            } else {
+                FileHandle.standardError.write(Data("\(line)\n".utf8))
+            }
         }
     }
 
     func update(_ done: Int) { update(done, of: total) }
+
+    /// ", 52%, 120/s, about 14 s left": nothing until a second's work shows the rate.
+    static func pace(done: Int, total: Int, seconds: Double) -> String {
+        guard total > 0, done > 0, seconds >= 1 else { return "" }
+        let rate = Double(done) / seconds
+        let percent = Int((100 * Double(done) / Double(total)).rounded(.down))
+        let shown = rate >= 10 ? String(Int(rate.rounded())) : String(format: "%.1f", rate)
+        let left = Double(total - done) / rate
+        let eta = done >= total ? "" : ", about " + duration(left) + " left"
+        return ", \(percent)%, \(shown)/s" + eta
+    }
+
+    static func duration(_ s: Double) -> String {
+        if s < 90 { return "\(Int(s.rounded(.up))) s" }
+        if s < 5400 { return "\(Int((s / 60).rounded())) min" }
+        return String(format: "%.1f h", s / 3600)
+    }
 }

@@ -1,4 +1,4 @@
-// libFuzzer target: InkML, InkMLReader.parse(_:file:); ink that reads is fitted to a canvas
+// libFuzzer target: InkML, InkDrawing(inkML:name:); ink that reads is fitted to a canvas
 // and its script must read back (a script made from ink that the decoder refuses is a finding).
 import FuzzSupport
 import Stipple
@@ -10,11 +10,10 @@ import Glibc
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
     do {
-        let drawing = try InkMLReader.parse(bytes, file: "fuzz.inkml")
-        try drawing.check(file: "fuzz.inkml")
+        let drawing = try InkDrawing(inkML: bytes, name: "fuzz.inkml")
         var options = InkOptions()
         options.size = (64, 48)
-        let text = InkScriptWriter.json(InkPlan.layout(drawing, options))
+        let text = drawing.scriptJSON(options)
         do {
             _ = try Script.parse(bytes: Array(text.utf8), path: "fuzz.json", directory: "/")
         } catch {

@@ -1,4 +1,4 @@
-// libFuzzer target: Quick, Draw! ndjson, every line through QuickDrawReader.drawing; a
+// libFuzzer target: Quick, Draw! ndjson, every line through InkDrawing(quickDrawLine:); a
 // drawing that reads is fitted to a canvas and its script must read back.
 import FuzzSupport
 import Stipple
@@ -9,13 +9,15 @@ import Glibc
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Fuzz.bytes(data, size)
-    for line in QuickDrawReader.lines(bytes) {
+    // Lines as a file's are split: at '\n', blank ones skipped.
+    for (n, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+    where line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
         do {
-            let drawing = try QuickDrawReader.drawing(bytes, line: line, file: "fuzz.ndjson")
-            try drawing.check(file: "fuzz.ndjson")
+            let drawing = try InkDrawing(quickDrawLine: Array(line.last == 0x0D ? line.dropLast() : line[...]),
+                                         name: "fuzz.ndjson", line: n + 1)
             var options = InkOptions()
             options.size = (28, 28)
-            let text = InkScriptWriter.json(InkPlan.layout(drawing, options))
+            let text = drawing.scriptJSON(options)
             do {
                 _ = try Script.parse(bytes: Array(text.utf8), path: "fuzz.json", directory: "/")
             } catch {

@@ -3,7 +3,7 @@ import Foundation
 /// Ink files as scripts: which files are ink, which drawing of a Quick, Draw! file is
 /// meant, and the script a drawing becomes (docs/ink-formats.md).
 package enum InkImport {
-    package enum Format: Sendable { case inkML, quickDraw }
+    package typealias Format = InkFormat
 
     /// The ink format of the file at `path`: `.inkml`/`.ink` or `.ndjson` by the extension;
     /// any other file (Office's `.xml`, say) by its content: XML whose root element is
@@ -55,36 +55,46 @@ package enum InkImport {
             try d.check(file: path)
             return d
         case .quickDraw:
-            let bytes = try FileSystem.readBytes(path: path, limit: maxQuickDrawBytes)
-            let lines = QuickDrawReader.lines(bytes)
-            let line: QuickDrawReader.Line
-            if let key = selection.key {
-                guard let found = lines.first(where: { QuickDrawReader.keyID(bytes, line: $0) == key }) else {
-                    throw InputError(file: path, "no drawing has key_id \(key) (\(lines.count) drawing\(lines.count == 1 ? "" : "s") in the file)")
+            // Read a piece at a time: the drawing is found without holding the file.
+            let chunks = try QuickDrawChunks(path: path)
+            var count = 0
+            var only: (bytes: [UInt8], line: QuickDrawReader.Line)?
+            while let piece = try chunks.next() {
+                for line in piece.lines {
+                    defer { count += 1 }
+                    let hit: Bool
+                    if let key = selection.key { hit = QuickDrawReader.keyID(piece.bytes, line: line) == key }
+                    else if let index = selection.index { hit = count == index }
+                    else {
+                        if count == 0 { only = (piece.bytes, line) }
+                        hit = false
+                    }
+                    if hit {
+                        let d = try QuickDrawReader.drawing(piece.bytes, line: line, file: path)
+                        try d.check(file: path)
+                        return d
+                    }
                 }
-                line = found
-            } else if let index = selection.index {
-                guard lines.indices.contains(index) else {
-                    throw InputError(file: path, "--index \(index) is past the file's \(lines.count) drawing\(lines.count == 1 ? "" : "s") (they count from 0)")
-                }
-                line = lines[index]
-            } else {
-                guard lines.count == 1 else {
-                    throw InputError(file: path, lines.isEmpty ? "holds no drawing (no line that is not blank)"
-                        : "holds \(lines.count) drawings; pick one with --index N (from 0) or --key KEY_ID, or render them all into a folder or a .npy file")
-                }
-                line = lines[0]
             }
-            let d = try QuickDrawReader.drawing(bytes, line: line, file: path)
+            let plural = count == 1 ? "" : "s"
+            if let key = selection.key {
+                throw InputError(file: path, "no drawing has key_id \(key) (\(count) drawing\(plural) in the file)")
+            }
+            if let index = selection.index {
+                throw InputError(file: path, "--index \(index) is past the file's \(count) drawing\(plural) (they count from 0)")
+            }
+            guard count == 1, let only else {
+                throw InputError(file: path, count == 0 ? "holds no drawing (no line that is not blank)"
+                    : "holds \(count) drawings; pick one with --index N (from 0) or --key KEY_ID, or render them all "
+                    + "into a folder (-o NAME/: a name that ends in / or has no extension) or a .npy file")
+            }
+            let d = try QuickDrawReader.drawing(only.bytes, line: only.line, file: path)
             try d.check(file: path)
             return d
         case nil:
             throw InputError(file: path, "is not an ink file (.inkml or .ndjson)")
         }
     }
-
-    /// The largest Quick, Draw! file read at once: 4 GiB.
-    package static let maxQuickDrawBytes = 1 << 32
 
     /// The script the drawing at `path` becomes: its JSON text (what `convert` writes).
     package static func scriptText(path: String, selection: Selection, options: InkOptions,

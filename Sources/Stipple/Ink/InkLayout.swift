@@ -1,34 +1,41 @@
 import Foundation
 
-/// How imported ink is fitted to a canvas and drawn (docs/ink-formats.md).
-package struct InkOptions: Sendable {
+/// How a drawing from an ink file is fitted to a canvas and drawn: the options of
+/// `stipple render` and `stipple convert` for ink files, with the same defaults.
+public struct InkOptions: Sendable {
     /// How the drawing is placed on the canvas.
-    package enum Fit: String, Sendable, CaseIterable {
+    public enum Fit: String, Sendable, CaseIterable {
         /// The painted strokes' bounding box, scaled uniformly and centred inside the margin.
         case ink
-        /// The source's own box (Quick, Draw! simplified: 256 × 256) mapped so; the bounding
-        /// box when the source has none.
+        /// The source's own box (Quick, Draw! simplified: 256 × 256; InkML: its declared X
+        /// and Y ranges) mapped so; the bounding box when the source has none.
         case frame
     }
 
-    /// The canvas; nil: the ink's bounding box at 96 dpi plus the margin (see `layout`).
-    package var size: (width: Int, height: Int)?
-    /// Pixels kept clear around the ink; nil: `defaultMargin`.
-    package var margin: Double?
-    /// Every stroke's radius in canvas pixels; nil: the brush's width from the file, else
-    /// `defaultRadius` in the drawing's pixels, scaled with the drawing.
-    package var radius: Double?
+    /// The canvas in pixels; nil: the ink's own size at 96 dpi plus the margin (ink without
+    /// units: sized so that a stroke is as large as handwriting), between 64 and 4096 a side.
+    public var size: (width: Int, height: Int)?
+    /// Pixels kept clear around the ink; nil: 1/32 of the shorter side with a size, else the
+    /// stroke radius plus 4.
+    public var margin: Double?
+    /// Every stroke's radius in canvas pixels (half the line's width); nil: the brush's width
+    /// from the file, else a default: a 3-pixel pen at 96 dpi for InkML, lines 16 wide in
+    /// Quick, Draw!'s 256 box (a simplified drawing's box, a raw drawing's longer side).
+    public var radius: Double?
     /// nil: `frame` when the file declares its canvas in pixels, else `ink`.
-    package var fit: Fit?
-    package var brush: Brush.Builtin = .hardRound
-    /// The step between stamps as a share of their diameter; nil: scripts' default, 0.15.
-    package var spacing: Double?
-    package var background: Color = .white
-    /// Datasets: each stroke drawn as an anti-aliased line along its curve (`InkChords`),
-    /// coverage only, instead of as stamps of the brush.
-    package var lines = false
+    public var fit: Fit?
+    /// The built-in brush strokes are drawn with.
+    public var brush: Brush.Builtin = .hardRound
+    /// The step between stamps as a share of their diameter, 0.01…10; nil: scripts' default, 0.15.
+    public var spacing: Double?
+    /// The canvas's colour under the ink.
+    public var background: Color = .white
+    /// Datasets: each stroke drawn as one anti-aliased line along its curve, coverage only,
+    /// instead of as stamps of the brush (a fraction of the work).
+    public var lines = false
 
-    package init() {}
+    /// The defaults: the ink's own size, its file's brushes, a hard round brush on white.
+    public init() {}
 
     /// Canvas pixels a second at which strokes without recorded time are drawn.
     package static let defaultSpeed = 500.0
@@ -42,6 +49,9 @@ package struct InkOptions: Sendable {
     package static let largestNaturalSide = 4096.0
     /// The smallest canvas side chosen without `--size`; smaller ink is scaled up.
     package static let smallestNaturalSide = 64.0
+    /// Ink whose numbers have no unit is sized, without `--size`, so that its median stroke
+    /// spans this many pixels (a letter of handwriting at 96 dpi).
+    package static let handwritingStrokeExtent = 32.0
 
     /// A stroke's radius, in the drawing's pixels, when neither the file nor `--radius` gives
     /// one: 8 for Quick, Draw! (lines 16 wide in its 256 box, as Google's bitmaps draw them),
@@ -71,7 +81,9 @@ package struct InkPlan: Sendable {
     var needsStrokeLayers: Bool { FramePasses(modes: strokes.lazy.map(\.style.mode)).hasLayers }
 
     /// The radius of a stroke that neither the file nor `--radius` sizes, in canvas pixels.
-    static func fallbackRadius(_ drawing: InkDrawing, scale: Double, canvasSide: Double) -> Double {
+    /// `inkSide`: the longer side of the fitted ink box on the canvas.
+    static func fallbackRadius(_ drawing: InkDrawing, scale: Double, canvasSide: Double, inkSide: Double) -> Double {
+        if drawing.radiusFollowsCanvas { return InkOptions.defaultRadius(drawing) * inkSide / 256 }
         let r = InkOptions.defaultRadius(drawing) * scale
         return drawing.defaultRadiusIsPen ? max(1, min(r, canvasSide / 170)) : r
     }
@@ -99,10 +111,15 @@ package struct InkPlan: Sendable {
             scale = 1
             if fit == .frame && drawing.declaresCanvas {
                 // A canvas the file declares in pixels is kept as it is.
+            } else if drawing.unitless, let extent = drawing.medianStrokeExtent, extent > 0, longest > 0 {
+                // Numbers without a unit: sized so that a typical stroke is as large as handwriting
+                // at 96 dpi, the whole within the natural sides.
+                scale = InkOptions.handwritingStrokeExtent / extent
+                scale = min(max(scale, InkOptions.smallestNaturalSide / longest), InkOptions.largestNaturalSide / longest)
             } else if longest > InkOptions.largestNaturalSide { scale = InkOptions.largestNaturalSide / longest }
             else if longest > 0, longest < InkOptions.smallestNaturalSide { scale = InkOptions.smallestNaturalSide / longest }
             let r = options.radius ?? fileRadius.map { $0 * scale }
-                ?? InkPlan.fallbackRadius(drawing, scale: scale, canvasSide: max(bw, bh) * scale)
+                ?? InkPlan.fallbackRadius(drawing, scale: scale, canvasSide: max(bw, bh) * scale, inkSide: max(bw, bh) * scale)
             margin = options.margin ?? (fit == .frame && drawing.frame != nil ? 0 : InkOptions.defaultMargin(size: nil, radius: r))
             width = max(1, min(CanvasSpec.maxSide, Int((bw * scale + 2 * margin).rounded(.up))))
             height = max(1, min(CanvasSpec.maxSide, Int((bh * scale + 2 * margin).rounded(.up))))
@@ -111,7 +128,8 @@ package struct InkPlan: Sendable {
         let ox = (Double(width) - bw * scale) / 2 - box.minX * scale
         let oy = (Double(height) - bh * scale) / 2 - box.minY * scale
 
-        let fallback = InkPlan.fallbackRadius(drawing, scale: scale, canvasSide: Double(max(width, height)))
+        let fallback = InkPlan.fallbackRadius(drawing, scale: scale, canvasSide: Double(max(width, height)),
+                                              inkSide: max(bw, bh) * scale)
         var specs: [StrokeSpec] = []
         var clock = 0.0
         let limit = Limits.maxTouchFrame / InkOptions.fps - 1
@@ -119,9 +137,10 @@ package struct InkPlan: Sendable {
             let radius = options.radius ?? (stroke.width ?? fileRadius.map { $0 * 2 }).map { $0 / 2 * scale } ?? fallback
             var style = StrokeStyle(color: stroke.color ?? .black, radius: Float(min(4096, max(0.25, radius))))
             if let spacing = options.spacing { style.spacing = Float(spacing) }
-            if stroke.erases {
+            if stroke.erases || stroke.opacity != nil {
                 var mode = StrokeMode()
-                mode.blend = .erase
+                if stroke.erases { mode.blend = .erase }
+                if let opacity = stroke.opacity { mode.strokeOpacity = Float(max(0, min(1, opacity))) }
                 style.mode = mode
             }
             let start = specs.isEmpty ? 0 : clock + InkOptions.strokeGap

@@ -73,6 +73,15 @@ enum InkMLUnits {
         }
     }
 
+    /// Whether a coordinate channel says what length its numbers are (a unit or a resolution
+    /// in a unit of length).
+    static func statesLength(_ channel: InkMLChannel?) -> Bool {
+        guard let channel else { return false }
+        if let r = channel.resolution, r.value > 0, r.value.isFinite, let u = r.units, u.hasPrefix("1/"),
+           pixels(per: String(u.dropFirst(2))) != nil { return true }
+        return pixels(per: channel.units) != nil
+    }
+
     /// Pixels in one step of a coordinate channel: its resolution's unit over the
     /// resolution (`100` per `1/mm`: a step is 0.01 mm), else its unit; 1 when unknown.
     static func pixelsPerStep(_ channel: InkMLChannel?) -> Double {

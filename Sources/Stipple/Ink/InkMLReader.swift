@@ -16,6 +16,8 @@ package struct InkMLReader {
     var firstTime: Double?
     var frame: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
     var declaresCanvas = false
+    /// Traces whose X channel states a length (units or a resolution), and those that do not.
+    var lengthTraces = 0, numberTraces = 0
 
     /// Milliseconds of T per second when T's units are not given (InkML's examples use ms).
     static let defaultTimeUnitsPerSecond = 1000.0
@@ -58,6 +60,7 @@ package struct InkMLReader {
         }
         var drawing = InkDrawing(strokes: strokes, frame: frame)
         drawing.declaresCanvas = declaresCanvas
+        drawing.unitless = numberTraces > 0 && lengthTraces == 0
         return drawing
     }
 
@@ -337,16 +340,16 @@ package struct InkMLReader {
             }
             points.append(p)
         }
-        var color = c.brush.color
-        if let t = c.brush.transparency, let col = color {
-            // InkML transparency: 0 opaque … 255 invisible.
-            color = Color(red: col.red, green: col.green, blue: col.blue, alpha: col.alpha * Float(max(0, min(1, 1 - t / 255))))
-        }
+        // InkML transparency: 0 opaque … 255 invisible; the whole stroke's opacity, so a
+        // highlighter stays translucent where it crosses itself.
+        let opacity = c.brush.transparency.map { max(0, min(1, 1 - $0 / 255)) }
+        if InkMLUnits.statesLength(cx) { lengthTraces += 1 } else { numberTraces += 1 }
         var width: Double?
         if let w = c.brush.width {
             width = c.brush.widthUnits.flatMap(InkMLUnits.pixels(per:)).map { w * $0 } ?? w * sx
         }
         if fi != nil, !c.brush.ignoresPressure, !declared { rawForce.append((strokes.count, false)) }
-        strokes.append(InkDrawing.Stroke(points: points, color: color, width: width, erases: c.brush.erases))
+        strokes.append(InkDrawing.Stroke(points: points, color: c.brush.color, width: width, erases: c.brush.erases,
+                                         opacity: opacity == 1 ? nil : opacity))
     }
 }

@@ -3,12 +3,13 @@
 /// literal padded with spaces to a multiple of 64 bytes and ending in a newline, then the data
 /// in C order. Here always unsigned bytes: `'<u1'` is written `'|u1'`.
 package enum NumPyFile {
-    /// The header of a C-order uint8 array of `shape`.
-    package static func header(shape: [Int]) -> [UInt8] {
+    /// The header of a C-order uint8 array of `shape`; `length`: padded to that many bytes
+    /// (a multiple of 64 at least the natural length: a header rewritten in place).
+    package static func header(shape: [Int], length: Int? = nil) -> [UInt8] {
         let dims = shape.count == 1 ? "\(shape[0])," : shape.map(String.init).joined(separator: ", ")
         var dict = "{'descr': '|u1', 'fortran_order': False, 'shape': (\(dims)), }"
         let fixed = 10  // magic, version, length
-        let total = ((fixed + dict.utf8.count + 1 + 63) / 64) * 64
+        let total = max(length ?? 0, ((fixed + dict.utf8.count + 1 + 63) / 64) * 64)
         dict += String(repeating: " ", count: total - fixed - dict.utf8.count - 1) + "\n"
         let n = dict.utf8.count
         return [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(n & 0xFF), UInt8(n >> 8)] + Array(dict.utf8)

@@ -1,7 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Google's Quick, Draw! ndjson (github.com/googlecreativelab/quickdraw-dataset): one
 /// drawing a line, `{"key_id": "…", "drawing": [[[x…], [y…]], …], …}`. A simplified drawing's
 /// strokes are `[x…], [y…]` in a 256 × 256 box; a raw one adds `[t…]`, milliseconds from the
-/// drawing's first point. Other members (`word`, `countrycode`, `recognized`, …) are ignored.
+/// drawing's first point. `word` becomes the drawing's label; other members (`countrycode`,
+/// `recognized`, …) are ignored.
 package enum QuickDrawReader {
     /// One line of a file: its number (from 1) and its bytes.
     package struct Line: Sendable {
@@ -35,7 +40,7 @@ package enum QuickDrawReader {
     package static func drawing(_ bytes: [UInt8], line: Line, file: String) throws(InputError) -> InkDrawing {
         let root: JSONValue
         do {
-            root = try JSONParser.parse(Array(bytes[line.range]), file: file)
+            root = try JSONParser.parse(Array(bytes[line.range]), file: file, end: "the end of the line")
         } catch {
             throw InputError(file: file, location: moved(error.location, to: line.number), error.message)
         }
@@ -70,6 +75,8 @@ package enum QuickDrawReader {
             throw fail(root, "a Quick, Draw! line is an object with a \"drawing\" member; found \(root.kindDescription)", file: file)
         }
         var name: String?
+        var label: String?
+        if let word = root["word"], case let .string(w) = word.value.kind { label = w }
         if let key = root["key_id"] {
             switch key.value.kind {
             case let .string(s): name = s
@@ -125,8 +132,73 @@ package enum QuickDrawReader {
         }
         // Simplified drawings live in a 256 × 256 box; raw ones in the player's screen pixels.
         var drawing = InkDrawing(strokes: strokes, frame: timed ? nil : (0, 0, 256, 256), name: name)
+        drawing.label = label
         drawing.defaultRadius = 8
         drawing.defaultRadiusIsPen = false
+        // A raw drawing is in the player's screen pixels: its lines are as wide on the canvas as a
+        // simplified drawing's (16 in 256), whatever the size it was drawn at.
+        drawing.radiusFollowsCanvas = timed
         return drawing
+    }
+}
+
+/// The lines of a Quick, Draw! file read a piece at a time, so that a file of any size is read
+/// in bounded memory: each piece holds whole lines (at least one), about `pieceBytes` long.
+package final class QuickDrawChunks {
+    package let path: String
+    private let fd: Int32
+    private var pending: [UInt8] = []
+    private var nextNumber = 1
+    private var atEnd = false
+    /// Bytes read a piece (a line longer than this makes its piece longer).
+    package static let pieceBytes = 4 << 20
+    /// The longest line read: a drawing of 64 MiB of text is refused, not read.
+    package static let maxLineBytes = 64 << 20
+
+    package init(path: String) throws(InputError) {
+        self.path = path
+        (fd, _) = try FileSystem.openRegularFile(path: path, limit: Int.max, tooLarge: nil)
+    }
+
+    deinit { close(fd) }
+
+    /// The next piece: its bytes and the lines that are not blank in it (ranges into those
+    /// bytes, numbers counted over the whole file); nil at the end.
+    package func next() throws(InputError) -> (bytes: [UInt8], lines: [QuickDrawReader.Line])? {
+        while !atEnd {
+            let cut = pending.lastIndex(of: 0x0A)
+            if let cut, pending.count >= QuickDrawChunks.pieceBytes { return take(upTo: cut + 1) }
+            if cut == nil, pending.count > QuickDrawChunks.maxLineBytes {
+                throw InputError(file: path, location: .text(line: nextNumber, column: 1),
+                                 "this line is longer than \(QuickDrawChunks.maxLineBytes >> 20) MiB; a drawing is one line of JSON")
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, "cannot read the file: \(FileSystem.reason(errno))")
+            }
+            if n == 0 { atEnd = true; break }
+            pending.append(contentsOf: chunk[0..<n])
+        }
+        guard !pending.isEmpty else { return nil }
+        return take(upTo: pending.count)
+    }
+
+    private func take(upTo end: Int) -> (bytes: [UInt8], lines: [QuickDrawReader.Line]) {
+        let bytes = Array(pending[0..<end])
+        pending.removeFirst(end)
+        var lines = QuickDrawReader.lines(bytes)
+        for i in lines.indices { lines[i].number += nextNumber - 1 }
+        nextNumber += bytes.reduce(into: 0) { n, b in if b == 0x0A { n += 1 } }
+        return (bytes, lines)
+    }
+
+    /// The lines that are not blank in the file at `path`, counted without keeping them.
+    package static func count(path: String) throws(InputError) -> Int {
+        let chunks = try QuickDrawChunks(path: path)
+        var n = 0
+        while let piece = try chunks.next() { n += piece.lines.count }
+        return n
     }
 }

@@ -116,7 +116,7 @@ extension JSONParser {
         // First pass: find the end, validate, and learn whether escapes need decoding.
         scan: while true {
             guard pos < bytes.count else {
-                throw fail(at: open, "unterminated string: no closing '\"' before the end of the file")
+                throw fail(at: open, "unterminated string: no closing '\"' before \(end)")
             }
             let c = bytes[pos]
             switch c {
@@ -188,7 +188,7 @@ extension JSONParser {
     /// Rejects a backslash at `i` that does not start one of JSON's escapes.
     func checkEscape(at i: Int) throws(InputError) {
         guard i + 1 < bytes.count else {
-            throw fail(at: i, "unterminated string: no closing '\"' before the end of the file")
+            throw fail(at: i, "unterminated string: no closing '\"' before \(end)")
         }
         switch bytes[i + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),

@@ -12,13 +12,16 @@ package struct JSONParser {
     package static let maxDepth = 512
 
     /// Parses one JSON document. Errors are `InputError`s at `.text(line:column:)` in `file`.
-    package static func parse(_ bytes: [UInt8], file: String) throws(InputError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes, file: file)
+    /// `end` names where the bytes stop in messages: "the end of the file", or "the end of
+    /// the line" for one line of an ndjson file.
+    package static func parse(_ bytes: [UInt8], file: String, end: String = "the end of the file") throws(InputError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, file: file, end: end)
         return try parser.parseDocument()
     }
 
     let bytes: [UInt8]
     let file: String
+    let end: String
     var pos = 0
     // Line tracking happens while skipping whitespace, the only place a line break
     // may appear outside a string (and strings may not contain raw line breaks).
@@ -29,9 +32,10 @@ package struct JSONParser {
     var columnCachePos = 0
     var columnCache = 1
 
-    private init(bytes: [UInt8], file: String) {
+    private init(bytes: [UInt8], file: String, end: String) {
         self.bytes = bytes
         self.file = file
+        self.end = end
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             pos = 3; lineStart = 3; columnCachePos = 3
         }
@@ -61,7 +65,7 @@ package struct JSONParser {
             let start = location(at: pos)
             var value: JSONValue
             guard pos < bytes.count else {
-                throw fail(at: pos, "expected a JSON value, found the end of the file")
+                throw fail(at: pos, "expected a JSON value, found \(end)")
             }
             switch bytes[pos] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -96,7 +100,7 @@ package struct JSONParser {
                 guard !stack.isEmpty else {
                     skipWhitespace()
                     if pos < bytes.count {
-                        throw fail(at: pos, "unexpected \(describeCharacter(at: pos)) after the JSON value; expected the end of the file")
+                        throw fail(at: pos, "unexpected \(describeCharacter(at: pos)) after the JSON value; expected \(end)")
                     }
                     return value
                 }
@@ -237,7 +241,7 @@ package struct JSONParser {
     }
 
     func describeCharacter(at p: Int) -> String {
-        guard p < bytes.count else { return "the end of the file" }
+        guard p < bytes.count else { return end }
         let c = bytes[p]
         if c >= 0x20 && c < 0x7F { return "'\(String(UnicodeScalar(c)))'" }
         if c < 0x80 { return "U+\(hex4(UInt32(c)))" }

@@ -1,13 +1,13 @@
 /// A `.sketchpoints` file: SketchPoints back to back, nine little-endian Float32s,
 /// 36 bytes each (docs/reference.md §2). Bad records are errors at their byte offset (docs/reference.md §8).
-package enum SketchPointsFile {
+public enum SketchPointsFile {
     /// Reads and validates the file at `path`.
-    package static func read(path: String) throws(InputError) -> [SketchPoint] {
+    public static func read(path: String) throws(InputError) -> [SketchPoint] {
         try decode(try FileSystem.readBytes(path: path, limit: Limits.maxSketchPointsBytes), path: path)
     }
 
     /// Decodes and validates `bytes`; `path` names the file in errors.
-    package static func decode(_ bytes: [UInt8], path: String) throws(InputError) -> [SketchPoint] {
+    public static func decode(_ bytes: [UInt8], path: String) throws(InputError) -> [SketchPoint] {
         let size = SketchPoint.byteSize
         let leftOver = bytes.count % size
         guard leftOver == 0 else {
@@ -35,7 +35,7 @@ package enum SketchPointsFile {
     }
 
     /// The file's bytes for `points` (not validated: this writes what it is given).
-    package static func encode(_ points: [SketchPoint]) -> [UInt8] {
+    public static func encode(_ points: [SketchPoint]) -> [UInt8] {
         #if _endian(big)
         let points = points.map { SketchPoint(fields: $0.fields.map { Float(bitPattern: $0.bitPattern.byteSwapped) }) }
         #endif
@@ -45,7 +45,7 @@ package enum SketchPointsFile {
     /// Writes `points` to `path` atomically: on failure no partial file is left and an
     /// existing file is untouched. Returns the bytes written.
     @discardableResult
-    package static func write(_ points: [SketchPoint], to path: String) throws(InputError) -> Int {
+    public static func write(_ points: [SketchPoint], to path: String) throws(InputError) -> Int {
         let bytes = encode(points)
         try OutputFile.write(bytes, to: path)
         return bytes.count

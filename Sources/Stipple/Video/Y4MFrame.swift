@@ -6,7 +6,8 @@ public struct Y4MFrame: Sendable {
     /// `FRAME\n` + Y + Cb + Cr.
     public var bytes: [UInt8]
 
-    package static let marker: [UInt8] = Array("FRAME\n".utf8)
+    /// What starts every frame of the stream.
+    public static let marker: [UInt8] = Array("FRAME\n".utf8)
 
     /// A frame of `header`'s size, every sample 0 until read into.
     public init(header: Y4MHeader) {

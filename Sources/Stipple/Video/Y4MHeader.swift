@@ -29,7 +29,7 @@ public struct Y4MHeader: Sendable, Equatable {
 
     package static let magic = "YUV4MPEG2"
     /// ffmpeg's demuxer refuses longer headers; so do we.
-    package static let maxLength = 256
+    public static let maxLength = 256
     package static let supported = "8-bit 4:2:0 (C420jpeg, C420mpeg2, C420paldv, C420, or no C tag) "
         + "and 4:4:4 (C444), progressive (Ip or I?)"
 
@@ -64,11 +64,11 @@ public struct Y4MHeader: Sendable, Equatable {
     public var frameSize: Int { lumaSize + 2 * chromaSize }
 
     /// The header line, newline included.
-    package var line: String { ([Y4MHeader.magic] + tags).joined(separator: " ") + "\n" }
+    public var line: String { ([Y4MHeader.magic] + tags).joined(separator: " ") + "\n" }
 
     /// Parses a header line (without its newline). `file` names the stream in errors, which
     /// list what is supported.
-    package static func parse(_ text: String, file: String) throws(InputError) -> Y4MHeader {
+    public static func parse(_ text: String, file: String) throws(InputError) -> Y4MHeader {
         func bad(_ why: String) -> InputError { InputError(file: file, location: .byte(0), why) }
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard words.first == magic else {

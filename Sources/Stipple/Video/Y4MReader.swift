@@ -15,7 +15,7 @@ public final class Y4MReader {
     /// Frames read so far.
     public private(set) var framesRead = 0
     /// Bytes consumed from the stream so far.
-    package private(set) var offset = 0
+    public private(set) var offset = 0
 
     private let fd: Int32
     private let ownsDescriptor: Bool
