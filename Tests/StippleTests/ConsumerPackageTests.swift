@@ -4,8 +4,9 @@ import XCTest
 /// StippleTesting as a user meets it, through a separate SwiftPM package that depends on Stipple by path
 /// (Fixtures/consumer-package), built and tested with `swift test` as a user would: two calls
 /// in one test, a parameterized test, a duplicate name, the record modes, two accepted goldens,
-/// a nondeterministic case, an over-loose tolerance, and the three PNG attachments of a failure
-/// in Swift Testing (`swift test --attachments-path`).
+/// a nondeterministic case, an over-loose tolerance, the three PNG attachments of a failure
+/// in Swift Testing (`swift test --attachments-path`), and ink read, rendered and made into a dataset
+/// through the public ink API (ConsumerInkTests.swift).
 ///
 /// The package is copied to .build-consumer/package (two folders below the root, so its
 /// "../.." is Stipple) and built in .build-consumer/scratch, kept between runs: the first
@@ -34,6 +35,8 @@ final class ConsumerPackageTests: XCTestCase {
         var run = try swiftTest(swift, [:])
         XCTAssertEqual(run.status, 0, String(run.stdout.suffix(4000)) + String(run.stderr.suffix(2000)))
         assertNoWarningsOfStipple(run)
+        XCTAssertTrue((run.stdout + run.stderr).contains("Test inkFromSwift() passed"), "the ink API from a user's package: "
+                      + String((run.stdout + run.stderr).suffix(3000)))
         print(String(format: "consumer package: first swift test (build included) %.1f s", Date().timeIntervalSince(started)))
         let names = ["flaky-case", "look", "loose", "sizes-4.1", "sizes-7.1", "twoCalls.1", "twoCalls.2"]
         let d = try driver()
@@ -117,7 +120,7 @@ final class ConsumerPackageTests: XCTestCase {
         // keeps it in git), so SwiftPM never warns that it is missing.
         try fm.createDirectory(at: goldenFolder, withIntermediateDirectories: true)
         try Data().write(to: goldenFolder.appendingPathComponent(".gitkeep"))
-        for rel in ["Package.swift", "Tests/ConsumerTests/ConsumerGoldenTests.swift"] {
+        for rel in ["Package.swift", "Tests/ConsumerTests/ConsumerGoldenTests.swift", "Tests/ConsumerTests/ConsumerInkTests.swift"] {
             let from = source.appendingPathComponent(rel), to = package.appendingPathComponent(rel)
             let data = try Data(contentsOf: from)
             if (try? Data(contentsOf: to)) != data {

@@ -10,8 +10,7 @@ import XCTest
 /// pixelmatch's `includeAA: false` (its default) is Stipple's `ignoreAntialiasing`.
 final class PixelmatchParityTests: XCTestCase {
     /// pixelmatch's test images, with its LICENSE and COMMIT, outside the package.
-    static let imagesFolder = TestSupport.packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/peers/pixelmatch")
+    static let imagesFolder = TestSupport.thirdParty("peers/pixelmatch")
 
     /// The images' folder, or a skip that says where they were looked for.
     private func images() throws -> URL {

@@ -86,14 +86,27 @@ final class InkCLITests: XCTestCase {
         return file
     }
 
+    /// The PNG files in a folder, by name.
+    func pngs(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
+    }
+
     func testShardedFoldersJoinToTheWholeRun() throws {
         let input = try drawings(23)
         try stipple(["render", input, "--size", "40x40", "-o", path("whole/")])
         for k in 1...3 { try stipple(["render", input, "--size", "40x40", "--shard", "\(k)/3", "-o", path("parts/")]) }
-        let whole = try FileManager.default.contentsOfDirectory(atPath: path("whole")).sorted()
+        let whole = try pngs(in: path("whole"))
         XCTAssertEqual(whole.count, 23)
         XCTAssertEqual(whole.first, "5000000.png")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("parts")).sorted(), whole)
+        XCTAssertEqual(try pngs(in: path("parts")), whole)
+        // Each part labels its own drawings; in order, they are the whole run's labels.
+        let labels = try String(contentsOfFile: path("whole/labels.csv"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(labels.first, "file,word,key_id,source,line")
+        XCTAssertEqual(labels[1], "5000000.png,test,5000000,\(input),1")
+        let joined = try (1...3).flatMap { k in
+            try String(contentsOfFile: path("parts/labels-\(k)-of-3.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+        }
+        XCTAssertEqual(Array(labels.dropFirst()), joined)
         for name in whole { XCTAssertEqual(try bytes(path("whole/" + name)), try bytes(path("parts/" + name)), name) }
         let png = try PNGFile.read(path: path("whole/5000003.png"))
         XCTAssertTrue(png.isGrey)
@@ -111,9 +124,9 @@ final class InkCLITests: XCTestCase {
         try stipple(["render", input, "--size", "64x64", "--lines", "-o", path("lines/")])
         for k in 1...2 { try stipple(["render", input, "--size", "64x64", "--lines", "--shard", "\(k)/2", "-o", path("parts/")]) }
         try stipple(["render", input, "--size", "64x64", "-o", path("stamps/")])
-        let names = try FileManager.default.contentsOfDirectory(atPath: path("lines")).sorted()
+        let names = try pngs(in: path("lines"))
         XCTAssertEqual(names.count, 19)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("parts")).sorted(), names)
+        XCTAssertEqual(try pngs(in: path("parts")), names)
         for name in names {
             XCTAssertEqual(try bytes(path("lines/" + name)), try bytes(path("parts/" + name)), name)
             let l = try PNGFile.read(path: path("lines/" + name)).image.pixels, s = try PNGFile.read(path: path("stamps/" + name)).image.pixels
@@ -122,13 +135,13 @@ final class InkCLITests: XCTestCase {
             XCTAssertLessThan(Double(disagree), 0.1 * Double(inked) + 8, "\(name): \(disagree) of \(inked) pixels")
         }
         let one = try stipple(["render", input, "--index", "2", "--lines", "-o", path("one.png")], status: 64)
-        XCTAssertTrue(one.stderr.contains("--lines applies when a whole .ndjson file renders"), one.stderr)
+        XCTAssertTrue(one.stderr.contains("--lines applies when drawings render as a dataset"), one.stderr)
         let converted = try stipple(["convert", input, "--index", "2", "--lines", "-o", path("one.json")], status: 64)
         XCTAssertTrue(converted.stderr.contains("--lines"), converted.stderr)
         let script = TestSupport.fixtures.appendingPathComponent("scripts").path
         let any = try FileManager.default.contentsOfDirectory(atPath: script).first { $0.hasSuffix(".json") }!
         let scripted = try stipple(["render", (script as NSString).appendingPathComponent(any), "--lines", "-o", path("a.png")], status: 64)
-        XCTAssertTrue(scripted.stderr.contains("--lines applies when a whole .ndjson file renders"), scripted.stderr)
+        XCTAssertTrue(scripted.stderr.contains("--lines applies when drawings render as a dataset"), scripted.stderr)
     }
 
     func testNpyArrayHeaderShapeAndShards() throws {
@@ -185,8 +198,8 @@ extension InkCLITests {
         XCTAssertEqual(run.status, 0, run.stderr)
         try stipple(["render", input, "-o", path("whole/")])
         try stipple(["render", input, "--size", "20x20", "-o", path("whole.npy")])
-        let names = try FileManager.default.contentsOfDirectory(atPath: path("whole")).sorted()
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("drawings")).sorted(), names)
+        let names = try pngs(in: path("whole"))
+        XCTAssertEqual(try pngs(in: path("drawings")), names)
         for name in names { XCTAssertEqual(try bytes(path("whole/" + name)), try bytes(path("drawings/" + name)), name) }
         func body(_ p: String) throws -> [UInt8] {
             let d = [UInt8](try bytes(p))

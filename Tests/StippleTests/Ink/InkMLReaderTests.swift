@@ -81,7 +81,11 @@ final class InkMLReaderTests: XCTestCase {
     }
 
     func testMissingTimeGetsTheDefaultSpeed() throws {
-        let d = try InkFiles.inkML("<ink><trace>0 0, 300 400</trace><trace>0 0</trace></ink>")
+        // In pixels (a declared unit): placed at its own size.
+        let d = try InkFiles.inkML("""
+            <ink><traceFormat><channel name="X" units="px"/><channel name="Y" units="px"/></traceFormat>
+            <trace>0 0, 300 400</trace><trace>0 0</trace></ink>
+            """)
         var o = InkOptions()
         o.margin = 0
         let plan = InkPlan.layout(d, o)

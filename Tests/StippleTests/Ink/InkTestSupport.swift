@@ -6,7 +6,7 @@ import XCTest
 /// beside the checkout (`../shared/ink`, not part of the project; tests skip without it).
 enum InkFiles {
     static let fixtures = TestSupport.fixtures.appendingPathComponent("ink").path
-    static let shared = TestSupport.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/ink").path
+    static let shared = TestSupport.thirdParty("ink").path
 
     static func fixture(_ name: String) -> String { (fixtures as NSString).appendingPathComponent(name) }
 
@@ -22,8 +22,7 @@ enum InkFiles {
     /// Every drawing of a real Quick, Draw! file, or a skip.
     static func realDrawings(_ name: String) throws -> [InkDrawing] {
         let path = try real(name)
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        return try QuickDrawReader.lines(bytes).map { try QuickDrawReader.drawing(bytes, line: $0, file: path) }
+        return try QuickDrawFile(path: path).map { try $0.get().drawing }
     }
 
     static func inkML(_ text: String, file: String = "test.inkml") throws -> InkDrawing {

@@ -94,6 +94,17 @@ enum TestSupport {
         return []
     }
 
+    /// Third-party files kept beside the checkout, not in it (a bare clone has none):
+    /// `../shared/<path>`, or `<path>` under STIPPLE_THIRD_PARTY when it is set (`none`:
+    /// nowhere, as a bare clone sees it). Tests that need them skip without them.
+    static func thirdParty(_ path: String) -> URL {
+        switch ProcessInfo.processInfo.environment["STIPPLE_THIRD_PARTY"] {
+        case "none"?: return URL(fileURLWithPath: "/nonexistent/third-party").appendingPathComponent(path)
+        case let folder? where !folder.isEmpty: return URL(fileURLWithPath: folder).appendingPathComponent(path)
+        default: return packageRoot.deletingLastPathComponent().appendingPathComponent("shared").appendingPathComponent(path)
+        }
+    }
+
     /// A fresh temporary folder, removed when the test ends.
     static func temporaryDirectory(_ test: XCTestCase, _ name: String = "stipple") throws -> URL {
         let dir = FileManager.default.temporaryDirectory
