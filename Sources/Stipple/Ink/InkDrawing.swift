@@ -3,7 +3,7 @@
 /// the source states its units.
 ///
 /// Read one with ``init(contentsOf:format:index:key:)``, ``init(inkML:name:)`` or
-/// ``init(quickDrawLine:name:)``; turn it into a ``Script`` with ``script(_:)``, which places
+/// `init(quickDrawLine:name:line:)`; turn it into a ``Script`` with ``script(_:)``, which places
 /// it on a canvas as ``InkOptions`` say, exactly as `stipple render` and `stipple convert` do.
 public struct InkDrawing: Sendable {
     /// A sample of a stroke.
