@@ -8,18 +8,15 @@ struct InkMLTraceText {
     enum Mode { case explicit, first, second }
 
     let text: [UInt8]
-    let offsets: [Int32]
+    let offsets: TextOffsets
     let fail: (Int, String) -> InputError
     var pos = 0
 
-    init(text: [UInt8], offsets: [Int32], fail: @escaping (Int, String) -> InputError) {
+    init(text: [UInt8], offsets: TextOffsets, fail: @escaping (Int, String) -> InputError) {
         self.text = text; self.offsets = offsets; self.fail = fail
     }
 
-    func offset(_ i: Int) -> Int {
-        if i < offsets.count { return Int(offsets[i]) }
-        return offsets.last.map { Int($0) + 1 } ?? 0
-    }
+    func offset(_ i: Int) -> Int { offsets.offset(i) }
 
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 

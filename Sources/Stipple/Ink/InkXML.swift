@@ -13,7 +13,7 @@ package struct InkXMLElement: Sendable {
     /// The element's own character data, entities decoded, with the byte offset in the
     /// file of every decoded byte (for errors inside a trace).
     package var text: [UInt8] = []
-    package var textOffsets: [Int32] = []
+    package var textOffsets = TextOffsets()
     /// Byte offset of the `<` that opens the element.
     package var offset: Int
 
@@ -302,7 +302,34 @@ package struct InkXMLParser {
 
 extension InkXMLElement {
     mutating func append(_ byte: UInt8, at offset: Int) {
+        textOffsets.add(index: text.count, offset: offset)
         text.append(byte)
-        textOffsets.append(Int32(truncatingIfNeeded: offset))
+    }
+}
+
+/// The file offset of every byte of an element's text, kept as runs: text copied from the
+/// file as it is (the usual case) is one run, so a trace's offsets take a few bytes, not four
+/// a byte of text; an entity or a CDATA section starts a new run.
+package struct TextOffsets: Sendable {
+    /// Where each run starts: its first byte's index in the text and offset in the file.
+    private var runs: [(index: Int, offset: Int)] = []
+    private var count = 0
+
+    mutating func add(index: Int, offset: Int) {
+        if let last = runs.last, offset - last.offset == index - last.index {} else { runs.append((index, offset)) }
+        count = index + 1
+    }
+
+    /// The file offset of text byte `i`; past the end: one past the last byte's.
+    func offset(_ i: Int) -> Int {
+        guard let first = runs.first else { return 0 }
+        let i = min(i, count)
+        var lo = 0, hi = runs.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if runs[mid].index <= i { lo = mid } else { hi = mid - 1 }
+        }
+        let run = runs[lo].index <= i ? runs[lo] : first
+        return run.offset + (i - run.index)
     }
 }
