@@ -37,7 +37,9 @@ struct ConvertCommand: ParsableCommand {
 
     /// Refuses an output file that exists, unless --overwrite (devices and pipes are written into).
     func checkNotThere() throws {
-        guard !overwrite, FileSystem.entry(at: output) == .file, !OutputFile.isSpecial(output) else { return }
+        // The input itself is refused below, saying so.
+        guard !overwrite, FileSystem.entry(at: output) == .file, !OutputFile.isSpecial(output),
+              !OutputFile.sameFile(input, output) else { return }
         throw InputError(file: output, "exists; add --overwrite to replace it")
     }
 
