@@ -19,13 +19,14 @@ import Testing
     options.size = (64, 48)
     let script = try drawing.script(options)
     #expect(script.canvas.width == 64 && script.canvas.height == 48)
-    let image = try renderer.render(try Scene(script: script), frame: 0)
+    let image = try await renderer.render(try Scene(script: script), frame: 0)
     let inked = stride(from: 0, to: image.pixels.count, by: 4).filter { image.pixels[$0] < 128 }.count
     #expect(inked > 50, "the stroke is drawn dark on white")
 
     // Written back as InkML, it reads and renders as the same image.
     let back = try InkDrawing(inkML: Array(try script.inkML().utf8))
-    #expect(try renderer.render(try Scene(script: try back.script()), frame: 0) == image)
+    let again = try await renderer.render(try Scene(script: try back.script()), frame: 0)
+    #expect(again == image)
 
     // Office writes InkML in .xml files: recognised by content.
     let xml = folder.appendingPathComponent("word_output.xml")
