@@ -199,6 +199,11 @@ int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
 
 int stp_png_encode_channels(const unsigned char *rgba, int width, int height, int channels, int level,
                             unsigned char **out, size_t *out_len, char *err, size_t errlen) {
+    return stp_png_encode_libpng(rgba, width, height, channels, level, level <= 3, out, out_len, err, errlen);
+}
+
+int stp_png_encode_libpng(const unsigned char *rgba, int width, int height, int channels, int level, int fast,
+                          unsigned char **out, size_t *out_len, char *err, size_t errlen) {
     *out = NULL;
     *out_len = 0;
     if (width <= 0 || height <= 0) { stp_say(err, errlen, "cannot encode an empty image"); return -1; }
@@ -221,7 +226,7 @@ int stp_png_encode_channels(const unsigned char *rgba, int width, int height, in
     png_set_write_fn(png, &buf, mem_write, mem_flush);
     level = level < 0 ? 0 : level > 9 ? 9 : level;
     png_set_compression_level(png, level);
-    if (level <= 3) {
+    if (fast) {
         // Fast: the Sub filter and run-length deflate. Measured on a noisy 1280x720 frame:
         // ~6x faster than libpng's adaptive filters with default deflate, and no larger.
         png_set_filter(png, 0, PNG_FILTER_SUB);

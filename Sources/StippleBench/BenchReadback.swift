@@ -30,7 +30,53 @@ extension BenchSuite {
             report.rows.append(BenchRow(scenario: "readback", variant: "PNG encode (zlib \(PNGFile.defaultCompression))",
                                         workload: work, timing: encode,
                                         figures: ["ms": encode.median * 1e3, "bytes": Double(bytes)]))
+            try encoders(image, work: "sketch \(work)", &report)
+            try encoders(BenchSuite.busyImage(width: w, height: h, seed: config.seed), work: "busy \(work)", &report)
         }
+    }
+
+    /// A frame as busy as a photo background: noise at 32 levels, opaque.
+    static func busyImage(width: Int, height: Int, seed: UInt64) -> Image {
+        var state = seed | 1
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            for c in 0..<3 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                pixels[i + c] = UInt8(truncatingIfNeeded: (state >> 59) << 3)
+            }
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
+    /// Stipple's PNG encoder against libpng on one image: libpng at levels 1 and 6 with its own
+    /// filters, libpng with Stipple's fast profile on one thread, and Stipple's default (the
+    /// fast profile in segments on every core) and level 9. Goals: the default encodes at 3×
+    /// libpng level 1's throughput or more, in no more bytes.
+    func encoders(_ image: Image, work: String, _ report: inout BenchReport) throws {
+        log("readback: PNG encoders, \(work)")
+        let megabytes = Double(image.pixels.count) / 1e6
+        func row(_ variant: String, _ body: () throws -> [UInt8]) throws -> (row: BenchRow, bytes: Int) {
+            var bytes = 0
+            let t = try Timing.measure(warmup: 1, reps: max(3, config.reps / 2)) { bytes = try body().count }
+            return (BenchRow(scenario: "png", variant: variant, workload: work, timing: t,
+                             figures: ["ms": t.median * 1e3, "MB/s": megabytes / t.median, "bytes": Double(bytes)]), bytes)
+        }
+        let l1 = try row("libpng level 1 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 1, fast: false) }
+        let l6 = try row("libpng level 6 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 6, fast: false) }
+        var single = try row("libpng, Sub + RLE, one thread") { try PNGFile.encodeWithLibpng(image, level: 1, fast: true) }
+        var fast = try row("stipple default (Sub + RLE in segments, every core)") { try PNGFile.encode(image) }
+        var nine = try row("stipple --compression 9") { try PNGFile.encode(image, compression: 9) }
+        for r in [l1, l6] { report.rows.append(r.row) }
+        single.row.ratio = single.row.timing.median / l1.row.timing.median; single.row.ratioTo = "libpng level 1"
+        fast.row.ratio = fast.row.timing.median / l1.row.timing.median; fast.row.ratioTo = "libpng level 1"
+        fast.row.note = String(format: "size %.2f× libpng level 1's, %.2f× level 6's", Double(fast.bytes) / Double(l1.bytes),
+                               Double(fast.bytes) / Double(l6.bytes))
+        nine.row.note = String(format: "size %.2f× libpng level 6's", Double(nine.bytes) / Double(l6.bytes))
+        report.rows += [single.row, fast.row, nine.row]
+        report.targets.append(.init(name: "png: default encode speed / libpng level 1, \(work)",
+                                    measured: l1.row.timing.median / fast.row.timing.median, limit: 3, atMost: false))
+        report.targets.append(.init(name: "png: default size / libpng level 1 size, \(work)",
+                                    measured: Double(fast.bytes) / Double(l1.bytes), limit: 1, atMost: true))
     }
 
     // MARK: upload strategies

@@ -15,6 +15,7 @@
 #include "stp_gl.h"
 #include "stp_png.h"
 #include "stp_png_stream.h"
+#include "stp_png_segment.h"
 #include "stp_blend.h"
 #include "stp_stdio.h"
 

@@ -27,6 +27,11 @@ void stp_png_free(stp_png_image *image);
 // Returns 0 on success and sets *out / *out_len; free *out with free().
 int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
                    unsigned char **out, size_t *out_len, char *err, size_t errlen);
+// As stp_png_encode with libpng's choice of filters for every level (`fast` 0), or the
+// Sub filter and run-length deflate (`fast` 1): the encoders Stipple's own is measured against.
+int stp_png_encode_libpng(const unsigned char *pixels, int width, int height, int channels, int level, int fast,
+                          unsigned char **out, size_t *out_len, char *err, size_t errlen);
+
 // As stp_png_encode, for 8-bit grey (channels 1) or RGBA (channels 4) pixels.
 int stp_png_encode_channels(const unsigned char *pixels, int width, int height, int channels, int level,
                             unsigned char **out, size_t *out_len, char *err, size_t errlen);

@@ -51,8 +51,14 @@ public enum PNGFile {
     /// deflate), 4…9 libpng's adaptive filters at that deflate level (smaller, slower).
     public static let defaultCompression: Int32 = 1
 
-    /// Encodes 8-bit straight RGBA into PNG bytes.
+    /// Encodes 8-bit straight RGBA into PNG bytes: compression 0…3 on every core
+    /// (`PNGSegments`), 4…9 through libpng.
     public static func encode(_ image: Image, compression: Int32 = defaultCompression) throws -> [UInt8] {
+        if compression <= 3 {
+            return try image.pixels.withUnsafeBufferPointer {
+                try PNGSegments.png($0, width: image.width, height: image.height, channels: 4, level: compression)
+            }
+        }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
         var err = [CChar](repeating: 0, count: 512)
@@ -108,12 +114,35 @@ extension PNGFile {
     package static func encodeGrey(_ pixels: [UInt8], width: Int, height: Int,
                                    compression: Int32 = defaultCompression) throws -> [UInt8] {
         precondition(pixels.count == width * height, "one byte a pixel")
+        if compression <= 3 {
+            return try pixels.withUnsafeBufferPointer {
+                try PNGSegments.png($0, width: width, height: height, channels: 1, level: compression)
+            }
+        }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
         var err = [CChar](repeating: 0, count: 512)
         let rc = pixels.withUnsafeBufferPointer {
             stp_png_encode_channels($0.baseAddress, Int32(width), Int32(height), 1, compression, &out, &length,
                                     &err, err.count)
+        }
+        guard rc == 0, let out else { throw RenderError("PNG encoding failed: \(String(cBuffer: err))") }
+        defer { free(out) }
+        return [UInt8](UnsafeBufferPointer(start: out, count: length))
+    }
+}
+
+extension PNGFile {
+    /// libpng alone on one thread, for the benchmark: its own filter choice at `level`
+    /// (`fast` false), or the Sub filter and run-length deflate that Stipple's levels 0…3 use
+    /// (`fast` true). The same pixels as `encode`; other bytes.
+    package static func encodeWithLibpng(_ image: Image, level: Int32, fast: Bool) throws -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var err = [CChar](repeating: 0, count: 512)
+        let rc = image.pixels.withUnsafeBufferPointer {
+            stp_png_encode_libpng($0.baseAddress, Int32(image.width), Int32(image.height), 4, level, fast ? 1 : 0, &out, &length,
+                                  &err, err.count)
         }
         guard rc == 0, let out else { throw RenderError("PNG encoding failed: \(String(cBuffer: err))") }
         defer { free(out) }

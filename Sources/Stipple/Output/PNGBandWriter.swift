@@ -11,7 +11,11 @@ import CStipple
 /// `finish` throw.
 package final class PNGBandWriter {
     private let output: StreamedOutput
+    /// Levels 4…9: libpng's stream.
     private var stream: OpaquePointer?
+    /// Levels 0…3: segments encoded on every core (`PNGSegments`), rows kept until a segment is whole.
+    private let level: Int32
+    private var segmented: (pending: [UInt8], adler: UInt, open: Bool)?
     package let width: Int
     package let height: Int
     package private(set) var rowsWritten = 0
@@ -25,6 +29,17 @@ package final class PNGBandWriter {
         output = try StreamedOutput(path: path)
         self.width = width
         self.height = height
+        level = compression
+        if compression <= 3 {
+            segmented = ([], 1, true)
+            do {
+                try FileDescriptor.writeAll(output.descriptor, PNGSegments.start(width: width, height: height, channels: 4), name: path)
+            } catch {
+                output.abandon()
+                throw error
+            }
+            return
+        }
         var err = [CChar](repeating: 0, count: 512)
         guard let s = stp_png_stream_open(output.descriptor, Int32(width), Int32(height), compression, &err, err.count) else {
             output.abandon()
@@ -39,6 +54,7 @@ package final class PNGBandWriter {
     /// They are un-premultiplied in place.
     package func write(premultiplied rows: inout [UInt8]) throws {
         precondition(rows.count % (width * 4) == 0, "whole rows")
+        if segmented != nil { return try writeSegments(&rows) }
         guard let open = stream else { throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned") }
         let count = rows.count / (width * 4)
         for i in stride(from: 0, to: rows.count, by: 4) { Image.unpremultiply(&rows, at: i) }
@@ -52,8 +68,47 @@ package final class PNGBandWriter {
         rowsWritten += count
     }
 
+    /// Un-premultiplies `rows` and encodes the segments they complete; the rest waits for more rows.
+    private func writeSegments(_ rows: inout [UInt8]) throws {
+        guard var state = segmented, state.open else {
+            throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned")
+        }
+        for i in stride(from: 0, to: rows.count, by: 4) { Image.unpremultiply(&rows, at: i) }
+        state.pending += rows
+        rowsWritten += rows.count / (width * 4)
+        let rowBytes = width * 4
+        let per = PNGSegments.rows(width: width, channels: 4)
+        let ends = rowsWritten == height
+        let ready = ends ? state.pending.count / rowBytes : (state.pending.count / rowBytes / per) * per
+        if ready > 0 {
+            do {
+                let part = try state.pending.withUnsafeBufferPointer {
+                    try PNGSegments.encode($0, width: width, channels: 4, rows: ready, endsImage: ends, level: level)
+                }
+                try FileDescriptor.writeAll(output.descriptor, part.bytes, name: output.name)
+                // From the empty stream's 1, combining gives the first part's own.
+                state.adler = stp_adler32_combine(state.adler, part.adler, part.rawLength)
+                state.pending.removeFirst(ready * rowBytes)
+            } catch {
+                abandon()
+                throw InputError(file: output.name, "cannot write the PNG: \(error)")
+            }
+        }
+        segmented = state
+    }
+
     /// Ends the PNG and puts the file in place. Every row must have been written.
     package func finish(durable: Bool = true) throws {
+        if let state = segmented {
+            guard state.open, rowsWritten == height, state.pending.isEmpty else {
+                abandon()
+                throw InputError(file: output.name, "cannot write the PNG: \(rowsWritten) of \(height) rows were written")
+            }
+            segmented?.open = false
+            do { try FileDescriptor.writeAll(output.descriptor, PNGSegments.end(adler: state.adler), name: output.name) }
+            catch { output.abandon(); throw error }
+            return try output.commit(durable: durable)
+        }
         guard let open = stream else { throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned") }
         var err = [CChar](repeating: 0, count: 512)
         let rc = stp_png_stream_close(open, 1, &err, err.count)
@@ -67,6 +122,7 @@ package final class PNGBandWriter {
 
     /// Stops: nothing is left behind (a special file keeps what it was sent).
     package func abandon() {
+        segmented?.open = false
         if let s = stream { _ = stp_png_stream_close(s, 0, nil, 0) }
         stream = nil
         output.abandon()
