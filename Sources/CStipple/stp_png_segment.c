@@ -1,5 +1,6 @@
 // The fast PNG profile as independent segments (see stp_png_segment.h).
 #include "stp_png_segment.h"
+#include "stp_deflate_rle.h"
 #include "stp_say.h"
 
 #include <stdlib.h>
@@ -12,12 +13,33 @@ int stp_png_segment_rows(int width, int channels) {
     return rows < 1 ? 1 : rows > 1 << 20 ? 1 << 20 : (int)rows;
 }
 
-// The Sub filter: each byte less the byte one pixel to its left (PNG filter type 1).
-static void sub_filter(const unsigned char *in, unsigned char *out, size_t stride, int bpp) {
-    out[0] = 1;
+// One row filtered by whichever of None, Sub and Up (PNG filter types 0, 1, 2) gives the
+// smallest sum of the bytes taken as signed, libpng's heuristic; `prev` is the row above,
+// NULL for a segment's first row (which then never uses Up, so that a segment depends on its
+// own rows alone).
+static inline unsigned absb(unsigned char v) { return v < 128 ? v : 256u - v; }
+
+static void filter_row(const unsigned char *in, const unsigned char *prev, unsigned char *out, size_t stride, int bpp) {
+    size_t b = (size_t)bpp < stride ? (size_t)bpp : stride;
+    // Branch-free loops over the row, so that the compiler vectorises them.
+    unsigned none = 0, sub = 0, up = 0;
+    for (size_t i = 0; i < stride; i++) none += absb(in[i]);
+    for (size_t i = 0; i < b; i++) sub += absb(in[i]);
+    for (size_t i = b; i < stride; i++) sub += absb((unsigned char)(in[i] - in[i - b]));
+    if (prev) for (size_t i = 0; i < stride; i++) up += absb((unsigned char)(in[i] - prev[i]));
+    int type = sub < none ? 1 : 0;
+    if (prev && up < (type == 1 ? sub : none)) type = 2;
+    out[0] = (unsigned char)type;
     out++;
-    for (int i = 0; i < bpp && (size_t)i < stride; i++) out[i] = in[i];
-    for (size_t i = (size_t)bpp; i < stride; i++) out[i] = (unsigned char)(in[i] - in[i - (size_t)bpp]);
+    switch (type) {
+    case 0: memcpy(out, in, stride); break;
+    case 1:
+        memcpy(out, in, b);
+        for (size_t i = b; i < stride; i++) out[i] = (unsigned char)(in[i] - in[i - b]);
+        break;
+    default:
+        for (size_t i = 0; i < stride; i++) out[i] = (unsigned char)(in[i] - prev[i]);
+    }
 }
 
 int stp_png_segment_encode(const unsigned char *pixels, int width, int channels, int rows, int last, int level,
@@ -29,15 +51,52 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
     }
     size_t stride = (size_t)width * (size_t)channels;
     size_t raw_len = (stride + 1) * (size_t)rows;
-    unsigned char *raw = malloc(raw_len);
-    if (!raw) { stp_say(err, errlen, "out of memory"); return -1; }
-    for (int y = 0; y < rows; y++) sub_filter(pixels + (size_t)y * stride, raw + (size_t)y * (stride + 1), stride, channels);
+    // The filtered rows, in a buffer each thread keeps (fresh pages a segment cost more than the filter).
+    static __thread unsigned char *kept;
+    static __thread size_t kept_cap;
+    if (kept_cap < raw_len) {
+        free(kept);
+        kept_cap = raw_len > (size_t)1 << 18 ? raw_len : (size_t)1 << 18;
+        kept = malloc(kept_cap);
+        if (!kept) { kept_cap = 0; stp_say(err, errlen, "out of memory"); return -1; }
+    }
+    unsigned char *raw = kept;
+    for (int y = 0; y < rows; y++) {
+        const unsigned char *row = pixels + (size_t)y * stride;
+        filter_row(row, y > 0 ? row - stride : NULL, raw + (size_t)y * (stride + 1), stride, channels);
+    }
 
+    level = level < 0 ? 0 : level > 3 ? 3 : level;
+    if (level > 0) {
+        // Runs and literals in one Huffman block of the segment's own counts, coded into a
+        // buffer the thread keeps and copied out at its size.
+        static __thread unsigned char *coded;
+        static __thread size_t coded_cap;
+        size_t bound = stp_deflate_rle_bound(raw_len);
+        if (coded_cap < bound) {
+            free(coded);
+            coded_cap = bound;
+            coded = malloc(coded_cap);
+            if (!coded) { coded_cap = 0; stp_say(err, errlen, "out of memory"); return -1; }
+        }
+        size_t len = stp_deflate_rle(raw, raw_len, last, coded);
+        unsigned char *data = len ? malloc(len) : NULL;
+        if (!data) {
+            stp_say(err, errlen, "out of memory");
+            return -1;
+        }
+        memcpy(data, coded, len);
+        out->data = data;
+        out->len = len;
+        out->raw_len = raw_len;
+        out->adler = adler32(adler32(0L, Z_NULL, 0), raw, (uInt)raw_len);
+        out->crc = crc32(crc32(0L, (const Bytef *)"IDAT", 4), data, (uInt)len);
+        return 0;
+    }
+    // Level 0: stored blocks, through zlib.
     z_stream z;
     memset(&z, 0, sizeof z);
-    level = level < 0 ? 0 : level > 3 ? 3 : level;
     if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_RLE) != Z_OK) {
-        free(raw);
         stp_say(err, errlen, "out of memory");
         return -1;
     }
@@ -46,7 +105,6 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
     unsigned char *data = malloc(cap);
     if (!data) {
         deflateEnd(&z);
-        free(raw);
         stp_say(err, errlen, "out of memory");
         return -1;
     }
@@ -59,7 +117,6 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
     size_t len = cap - z.avail_out;
     deflateEnd(&z);
     if (!complete) {
-        free(raw);
         free(data);
         stp_say(err, errlen, "deflate failed (%d)", rc);
         return -1;
@@ -69,7 +126,6 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
     out->raw_len = raw_len;
     out->adler = adler32(adler32(0L, Z_NULL, 0), raw, (uInt)raw_len);
     out->crc = crc32(crc32(0L, (const Bytef *)"IDAT", 4), data, (uInt)len);
-    free(raw);
     return 0;
 }
 

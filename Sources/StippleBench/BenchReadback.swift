@@ -64,7 +64,7 @@ extension BenchSuite {
         let l1 = try row("libpng level 1 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 1, fast: false) }
         let l6 = try row("libpng level 6 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 6, fast: false) }
         var single = try row("libpng, Sub + RLE, one thread") { try PNGFile.encodeWithLibpng(image, level: 1, fast: true) }
-        var fast = try row("stipple default (Sub + RLE in segments, every core)") { try PNGFile.encode(image) }
+        var fast = try row("stipple default (None/Sub/Up rows, run-length Huffman, every core)") { try PNGFile.encode(image) }
         var nine = try row("stipple --compression 9") { try PNGFile.encode(image, compression: 9) }
         for r in [l1, l6] { report.rows.append(r.row) }
         single.row.ratio = single.row.timing.median / l1.row.timing.median; single.row.ratioTo = "libpng level 1"

@@ -47,8 +47,9 @@ public enum PNGFile {
                        hasAlpha: decoded.has_alpha != 0, isGrey: decoded.is_grey != 0)
     }
 
-    /// Compression used for written frames: 0…3 is the fast profile (Sub filter, run-length
-    /// deflate), 4…9 libpng's adaptive filters at that deflate level (smaller, slower).
+    /// Compression used for written frames: 0…3 is the fast profile (`PNGSegments`: per-row
+    /// None/Sub/Up, run-length deflate on every core; 0 stores), 4…9 libpng's adaptive filters
+    /// at that deflate level (smaller, slower).
     public static let defaultCompression: Int32 = 1
 
     /// Encodes 8-bit straight RGBA into PNG bytes: compression 0…3 on every core

@@ -1,0 +1,268 @@
+// A deflate encoder for filtered PNG rows: runs of a repeated byte become matches at
+// distance 1 (what zlib's Z_RLE strategy finds), every other byte a literal, coded with one
+// dynamic Huffman block built from the segment's own counts. No hash chains and no lazy
+// matching: two passes over the bytes, a few table lookups a byte.
+#include "stp_deflate_rle.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Length codes 257..285: base length and extra bits (RFC 1951, 3.2.5).
+static const uint16_t len_base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+                                      35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+                                      3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+// Order of the code length code's lengths in the header.
+static const uint8_t clen_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+// The length code (0..28) of each match length 3..258.
+static uint8_t len_code[259];
+static int tables_ready;
+
+static void init_tables(void) {
+    if (tables_ready) return;
+    for (int c = 0; c < 29; c++) {
+        int end = c == 28 ? 259 : len_base[c + 1];
+        if (c == 27) end = 258;  // 227..257 are code 27; 258 alone is code 28
+        for (int l = len_base[c]; l < end && l < 259; l++) len_code[l] = (uint8_t)c;
+    }
+    len_code[258] = 28;
+    tables_ready = 1;
+}
+
+typedef struct {
+    uint8_t *out;
+    size_t pos, cap;
+    uint64_t bits;
+    int count;
+} bit_writer;
+
+static inline void put(bit_writer *w, uint64_t value, int n) {
+    w->bits |= value << w->count;
+    w->count += n;
+    if (w->count >= 32) {
+        uint32_t v = (uint32_t)w->bits;
+        memcpy(w->out + w->pos, &v, 4);  // little-endian machines (x86-64, arm64)
+        w->pos += 4;
+        w->bits >>= 32;
+        w->count -= 32;
+    }
+}
+
+static void flush_bytes(bit_writer *w) {
+    while (w->count > 0) {
+        w->out[w->pos++] = (uint8_t)w->bits;
+        w->bits >>= 8;
+        w->count -= 8;
+    }
+    w->bits = 0;
+    w->count = 0;
+}
+
+// Code lengths (at most `limit` bits) for `n` symbols with counts `freq`, as miniz does:
+// Huffman lengths by the two-queue method, then the deepest codes moved up until the
+// Kraft sum is 1 again.
+static void code_lengths(const uint32_t *freq, int n, int limit, uint8_t *lengths) {
+    int order[288];
+    uint32_t weight[2 * 288];
+    int parent[2 * 288];
+    int used = 0;
+    memset(lengths, 0, (size_t)n);
+    for (int i = 0; i < n; i++) if (freq[i]) order[used++] = i;
+    if (used == 0) return;
+    if (used == 1) { lengths[order[0]] = 1; return; }
+    // Sort the used symbols by count (insertion sort: at most 288).
+    for (int i = 1; i < used; i++) {
+        int s = order[i], j = i;
+        while (j > 0 && freq[order[j - 1]] > freq[s]) { order[j] = order[j - 1]; j--; }
+        order[j] = s;
+    }
+    for (int i = 0; i < used; i++) weight[i] = freq[order[i]];
+    // Two queues: leaves (sorted) and internal nodes (made in increasing weight).
+    int leaf = 0, node = used, next_node = used;
+    for (int k = 0; k < used - 1; k++) {
+        int pick[2];
+        for (int t = 0; t < 2; t++) {
+            if (leaf < used && (node >= next_node || weight[leaf] <= weight[node])) pick[t] = leaf++;
+            else pick[t] = node++;
+        }
+        weight[next_node] = weight[pick[0]] + weight[pick[1]];
+        parent[pick[0]] = parent[pick[1]] = next_node;
+        next_node++;
+    }
+    // Depths: the root is the last node.
+    int depth[2 * 288];
+    depth[next_node - 1] = 0;
+    for (int i = next_node - 2; i >= 0; i--) depth[i] = depth[parent[i]] + 1;
+    int count_at[33] = {0};
+    for (int i = 0; i < used; i++) count_at[depth[i] > 32 ? 32 : depth[i]]++;
+    for (int i = limit + 1; i <= 32; i++) { count_at[limit] += count_at[i]; count_at[i] = 0; }
+    uint32_t total = 0;
+    for (int i = limit; i > 0; i--) total += (uint32_t)count_at[i] << (limit - i);
+    while (total != (1u << limit)) {
+        count_at[limit]--;
+        for (int i = limit - 1; i > 0; i--) {
+            if (count_at[i]) { count_at[i]--; count_at[i + 1] += 2; break; }
+        }
+        total--;
+    }
+    // The rarest symbols get the longest codes.
+    int s = 0;
+    for (int len = limit; len > 0; len--)
+        for (int k = 0; k < count_at[len]; k++) lengths[order[s++]] = (uint8_t)len;
+}
+
+// Canonical codes for `lengths`, bit-reversed for deflate's LSB-first order.
+static void canonical(const uint8_t *lengths, int n, uint16_t *codes) {
+    int bl_count[16] = {0}, next[16] = {0};
+    for (int i = 0; i < n; i++) bl_count[lengths[i]]++;
+    bl_count[0] = 0;
+    int code = 0;
+    for (int b = 1; b < 16; b++) { code = (code + bl_count[b - 1]) << 1; next[b] = code; }
+    for (int i = 0; i < n; i++) {
+        int len = lengths[i];
+        if (!len) { codes[i] = 0; continue; }
+        unsigned c = (unsigned)next[len]++, r = 0;
+        for (int k = 0; k < len; k++) { r = (r << 1) | (c & 1); c >>= 1; }
+        codes[i] = (uint16_t)r;
+    }
+}
+
+size_t stp_deflate_rle_bound(size_t len) {
+    // Literals of at most 15 bits each, the header, and the sync flush.
+    return len * 15 / 8 + 1024;
+}
+
+size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned char *out) {
+    init_tables();
+    // Tokens: a literal (0..255) or a match length (256 + length), in a buffer each thread
+    // keeps (a fresh one a segment would be fresh pages, faulted in and zeroed every time).
+    static __thread uint16_t *kept;
+    static __thread size_t kept_cap;
+    if (kept_cap < len + 1) {
+        free(kept);
+        kept_cap = len + 1 > 1 << 18 ? len + 1 : 1 << 18;
+        kept = malloc(kept_cap * sizeof *kept);
+        if (!kept) { kept_cap = 0; return 0; }
+    }
+    uint16_t *tokens = kept;
+    uint32_t lit_freq[286] = {0}, dist_freq[30] = {0};
+    // Literals counted in four tables in turn, so that repeated bytes do not wait on one counter.
+    uint32_t lit4[4][256];
+    memset(lit4, 0, sizeof lit4);
+    size_t t = 0, i = 0;
+    if (len) { tokens[t++] = in[0]; lit4[0][in[0]]++; i = 1; }
+    while (i < len) {
+        uint8_t b = in[i - 1];
+        if (in[i] == b && i + 2 < len && in[i + 1] == b && in[i + 2] == b) {
+            size_t run = 3, max = len - i < 258 ? len - i : 258;
+            while (run < max && in[i + run] == b) run++;
+            tokens[t++] = (uint16_t)(256 + run);
+            lit_freq[257 + len_code[run]]++;
+            dist_freq[0]++;
+            i += run;
+            continue;
+        }
+        tokens[t] = in[i];
+        lit4[t & 3][in[i]]++;
+        t++;
+        i++;
+    }
+    for (int k = 0; k < 256; k++) lit_freq[k] = lit4[0][k] + lit4[1][k] + lit4[2][k] + lit4[3][k];
+    lit_freq[256] = 1;
+    if (!dist_freq[0]) dist_freq[0] = 1;  // one distance code, one bit, even when unused
+
+    uint8_t lit_len[286], dist_len[30];
+    uint16_t lit_code[286], dist_code[30];
+    code_lengths(lit_freq, 286, 15, lit_len);
+    code_lengths(dist_freq, 30, 15, dist_len);
+    canonical(lit_len, 286, lit_code);
+    canonical(dist_len, 30, dist_code);
+    int hlit = 286;
+    while (hlit > 257 && !lit_len[hlit - 1]) hlit--;
+    int hdist = 1;
+
+    // The code lengths of both trees, run-length coded with symbols 16, 17 and 18.
+    uint8_t all[286 + 30];
+    int n_all = 0;
+    for (int k = 0; k < hlit; k++) all[n_all++] = lit_len[k];
+    for (int k = 0; k < hdist; k++) all[n_all++] = dist_len[k];
+    uint16_t cl_syms[316];
+    uint8_t cl_extra[316];
+    int n_cl = 0;
+    uint32_t cl_freq[19] = {0};
+    for (int k = 0; k < n_all;) {
+        int v = all[k], run = 1;
+        while (k + run < n_all && all[k + run] == v) run++;
+        if (v == 0 && run >= 3) {
+            int r = run > 138 ? 138 : run;
+            if (r <= 10) { cl_syms[n_cl] = 17; cl_extra[n_cl++] = (uint8_t)(r - 3); }
+            else { cl_syms[n_cl] = 18; cl_extra[n_cl++] = (uint8_t)(r - 11); }
+            cl_freq[cl_syms[n_cl - 1]]++;
+            k += r;
+        } else if (v != 0 && run >= 4) {
+            cl_syms[n_cl] = (uint16_t)v; cl_extra[n_cl++] = 0; cl_freq[v]++;
+            int r = run - 1 > 6 ? 6 : run - 1;
+            cl_syms[n_cl] = 16; cl_extra[n_cl++] = (uint8_t)(r - 3); cl_freq[16]++;
+            k += 1 + r;
+        } else {
+            cl_syms[n_cl] = (uint16_t)v; cl_extra[n_cl++] = 0; cl_freq[v]++;
+            k++;
+        }
+    }
+    uint8_t cl_len[19];
+    uint16_t cl_code[19];
+    code_lengths(cl_freq, 19, 7, cl_len);
+    canonical(cl_len, 19, cl_code);
+    int hclen = 19;
+    while (hclen > 4 && !cl_len[clen_order[hclen - 1]]) hclen--;
+
+    bit_writer w = {out, 0, 0, 0, 0};
+    put(&w, last ? 1 : 0, 1);
+    put(&w, 2, 2);  // dynamic Huffman
+    put(&w, (uint64_t)(hlit - 257), 5);
+    put(&w, (uint64_t)(hdist - 1), 5);
+    put(&w, (uint64_t)(hclen - 4), 4);
+    for (int k = 0; k < hclen; k++) put(&w, cl_len[clen_order[k]], 3);
+    for (int k = 0; k < n_cl; k++) {
+        int s = cl_syms[k];
+        put(&w, cl_code[s], cl_len[s]);
+        if (s == 16) put(&w, cl_extra[k], 2);
+        else if (s == 17) put(&w, cl_extra[k], 3);
+        else if (s == 18) put(&w, cl_extra[k], 7);
+    }
+    // A literal's code and length in one word: code in the low 16 bits, length above.
+    uint32_t packed[256];
+    for (int k = 0; k < 256; k++) packed[k] = (uint32_t)lit_code[k] | (uint32_t)lit_len[k] << 16;
+    for (size_t k = 0; k < t; k++) {
+        unsigned tok = tokens[k];
+        if (tok < 256) {
+            uint32_t p = packed[tok];
+            // Two literals in a row go in one write (at most 30 bits).
+            if (k + 1 < t && tokens[k + 1] < 256) {
+                uint32_t q = packed[tokens[k + 1]];
+                unsigned n1 = p >> 16;
+                put(&w, (uint64_t)(p & 0xFFFF) | (uint64_t)(q & 0xFFFF) << n1, (int)(n1 + (q >> 16)));
+                k++;
+            } else {
+                put(&w, p & 0xFFFF, (int)(p >> 16));
+            }
+        } else {
+            unsigned run = tok - 256, c = len_code[run];
+            put(&w, lit_code[257 + c], lit_len[257 + c]);
+            if (len_extra[c]) put(&w, run - len_base[c], len_extra[c]);
+            put(&w, dist_code[0], dist_len[0]);
+        }
+    }
+    put(&w, lit_code[256], lit_len[256]);
+    if (!last) {
+        // A sync flush: an empty stored block, so the next segment starts on a byte.
+        put(&w, 0, 3);
+        flush_bytes(&w);
+        out[w.pos++] = 0; out[w.pos++] = 0; out[w.pos++] = 0xFF; out[w.pos++] = 0xFF;
+    } else {
+        flush_bytes(&w);
+    }
+    return w.pos;
+}

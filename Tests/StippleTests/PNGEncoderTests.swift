@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+@testable import Stipple
+
+/// Stipple's own PNG encoder (levels 0…3: segments on every core, runs and literals in
+/// Huffman blocks of their own counts) against libpng's decoder: every image decodes to its
+/// pixels, whole or band by band the bytes are the same, and no larger than libpng level 1's.
+final class PNGEncoderTests: XCTestCase {
+    /// Images that stress the coder: flat, noise, long runs, stripes of every kind, sizes
+    /// that end segments mid-way, one pixel, one row, one column; grey and RGBA.
+    func testEveryImageDecodesToItsPixels() throws {
+        var rng = SplitMix64(seed: 11)
+        let dir = try TestSupport.temporaryDirectory(self)
+        var cases = 0
+        for (w, h) in [(1, 1), (1, 300), (300, 1), (17, 5), (640, 411), (1280, 210), (97, 2711)] {
+            for kind in 0..<5 {
+                for channels in [1, 4] {
+                    var pixels = [UInt8](repeating: 0, count: w * h * channels)
+                    for i in pixels.indices {
+                        switch kind {
+                        case 0: pixels[i] = 0                                             // flat
+                        case 1: pixels[i] = UInt8(truncatingIfNeeded: rng.next())         // noise
+                        case 2: pixels[i] = (i / (channels * 37)) % 3 == 0 ? 255 : 0      // runs
+                        case 3: pixels[i] = UInt8(truncatingIfNeeded: (i / channels) % w) // gradient
+                        default: pixels[i] = rng.next() % 9 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : 128 // sparse
+                        }
+                    }
+                    for level: Int32 in [0, 1, 3] {
+                        let png: [UInt8]
+                        let expected: [UInt8]
+                        if channels == 4 {
+                            png = try PNGFile.encode(Image(width: w, height: h, pixels: pixels), compression: level)
+                            expected = pixels
+                        } else {
+                            png = try PNGFile.encodeGrey(pixels, width: w, height: h, compression: level)
+                            expected = pixels.flatMap { [$0, $0, $0, 255] }
+                        }
+                        let path = dir.appendingPathComponent("c\(cases).png").path
+                        try Data(png).write(to: URL(fileURLWithPath: path))
+                        let decoded = try PNGFile.read(path: path)
+                        XCTAssertEqual(decoded.image.pixels, expected, "\(w)×\(h) kind \(kind), \(channels) channels, level \(level)")
+                        cases += 1
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(cases, 7 * 5 * 2 * 3)
+    }
+
+    /// Band by band (any band height) or whole: the same bytes.
+    func testBandsGiveTheBytesOfTheWholeImage() throws {
+        var rng = SplitMix64(seed: 5)
+        let (w, h) = (700, 613)
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) where rng.next() % 5 == 0 {
+            pixels[i] = 200; pixels[i + 1] = UInt8(truncatingIfNeeded: rng.next()); pixels[i + 3] = 255
+        }
+        let image = Image(width: w, height: h, pixels: pixels)
+        let whole = try PNGFile.encode(image)
+        let dir = try TestSupport.temporaryDirectory(self)
+        for band in [1, 7, 93, 613] {
+            let path = dir.appendingPathComponent("b\(band).png").path
+            let writer = try PNGBandWriter(path: path, width: w, height: h)
+            var y = 0
+            while y < h {
+                let n = min(band, h - y)
+                // Opaque or transparent pixels: premultiplied is the same as straight.
+                var rows = Array(pixels[(y * w * 4)..<((y + n) * w * 4)])
+                try writer.write(premultiplied: &rows)
+                y += n
+            }
+            try writer.finish()
+            XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), whole, "bands of \(band) rows")
+        }
+        // No larger than libpng at level 1 with its own filters.
+        XCTAssertLessThanOrEqual(whole.count, try PNGFile.encodeWithLibpng(image, level: 1, fast: false).count)
+    }
+}
