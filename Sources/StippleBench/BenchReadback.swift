@@ -58,7 +58,7 @@ extension BenchSuite {
         func row(_ variant: String, _ body: () throws -> [UInt8]) throws -> (row: BenchRow, bytes: Int) {
             var bytes = 0
             let t = try Timing.measure(warmup: 1, reps: max(3, config.reps / 2)) { bytes = try body().count }
-            return (BenchRow(scenario: "png", variant: variant, workload: work, timing: t,
+            return (BenchRow(scenario: "readback", variant: "PNG encoder: " + variant, workload: work, timing: t,
                              figures: ["ms": t.median * 1e3, "MB/s": megabytes / t.median, "bytes": Double(bytes)]), bytes)
         }
         let l1 = try row("libpng level 1 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 1, fast: false) }

@@ -100,7 +100,10 @@ package final class PNGBandWriter {
     /// Ends the PNG and puts the file in place. Every row must have been written.
     package func finish(durable: Bool = true) throws {
         if let state = segmented {
-            guard state.open, rowsWritten == height, state.pending.isEmpty else {
+            guard state.open else {
+                throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned")
+            }
+            guard rowsWritten == height, state.pending.isEmpty else {
                 abandon()
                 throw InputError(file: output.name, "cannot write the PNG: \(rowsWritten) of \(height) rows were written")
             }
