@@ -33,7 +33,8 @@ let package = Package(
         .executableTarget(name: "FuzzScript", dependencies: ["FuzzSupport", stipple], swiftSettings: library, linkerSettings: fuzzer),
         // `.sketchpoints` records: SketchPointsFile.decode(_:path:).
         .executableTarget(name: "FuzzSketchpoints", dependencies: ["FuzzSupport", stipple], swiftSettings: library, linkerSettings: fuzzer),
-        // The PNG reader (libpng through the C shim): PNGFile.read(path:) over a file in /dev/shm.
+        // The PNG reader (libpng through the C shim): PNGFile.read(path:) over a file in /dev/shm;
+        // then Stipple's encoder, every image encoded and read back.
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", stipple], swiftSettings: library, linkerSettings: fuzzer),
         // A test folder's stipple-test.json: GoldenConfig.load(path:scriptNames:).
         .executableTarget(name: "FuzzTestConfig", dependencies: [
