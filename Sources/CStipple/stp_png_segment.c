@@ -42,6 +42,17 @@ static void filter_row(const unsigned char *in, const unsigned char *prev, unsig
     }
 }
 
+// A finished segment: its coded bytes (owned by `out` from now), the Adler-32 of its filtered
+// rows and its chunk's CRC.
+static int deliver(stp_png_segment *out, unsigned char *data, size_t len, const unsigned char *raw, size_t raw_len) {
+    out->data = data;
+    out->len = len;
+    out->raw_len = raw_len;
+    out->adler = adler32(adler32(0L, Z_NULL, 0), raw, (uInt)raw_len);
+    out->crc = crc32(crc32(0L, (const Bytef *)"IDAT", 4), data, (uInt)len);
+    return 0;
+}
+
 int stp_png_segment_encode(const unsigned char *pixels, int width, int channels, int rows, int last, int level,
                            stp_png_segment *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
@@ -86,12 +97,7 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
             return -1;
         }
         memcpy(data, coded, len);
-        out->data = data;
-        out->len = len;
-        out->raw_len = raw_len;
-        out->adler = adler32(adler32(0L, Z_NULL, 0), raw, (uInt)raw_len);
-        out->crc = crc32(crc32(0L, (const Bytef *)"IDAT", 4), data, (uInt)len);
-        return 0;
+        return deliver(out, data, len, raw, raw_len);
     }
     // Level 0: stored blocks, through zlib.
     z_stream z;
@@ -121,12 +127,7 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
         stp_say(err, errlen, "deflate failed (%d)", rc);
         return -1;
     }
-    out->data = data;
-    out->len = len;
-    out->raw_len = raw_len;
-    out->adler = adler32(adler32(0L, Z_NULL, 0), raw, (uInt)raw_len);
-    out->crc = crc32(crc32(0L, (const Bytef *)"IDAT", 4), data, (uInt)len);
-    return 0;
+    return deliver(out, data, len, raw, raw_len);
 }
 
 void stp_png_segment_free(stp_png_segment *segment) {
