@@ -63,7 +63,8 @@ stp_png_stream *stp_png_stream_open(int fd, int width, int height, int level, ch
     level = level < 0 ? 0 : level > 9 ? 9 : level;
     png_set_compression_level(s->png, level);
     if (level <= 3) {
-        // The fast profile, as stp_png_encode's: the same bytes for the same image.
+        // libpng's fast profile, as stp_png_encode's. (Stipple writes levels 0-3 with its own
+        // encoder, PNGSegments; it streams through libpng at 4-9.)
         png_set_filter(s->png, 0, PNG_FILTER_SUB);
         png_set_compression_strategy(s->png, Z_RLE);
     }

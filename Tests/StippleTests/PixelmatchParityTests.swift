@@ -48,7 +48,8 @@ final class PixelmatchParityTests: XCTestCase {
         // argument would count as an error instead).
         _ = try images()
         for (a, b, threshold, expected) in table {
-            XCTAssertEqual(count(try image(a), try image(b), oklab(threshold)), expected, "\(a) against \(b) at \(threshold)")
+            let first = try image(a), second = try image(b)
+            XCTAssertEqual(count(first, second, oklab(threshold)), expected, "\(a) against \(b) at \(threshold)")
         }
     }
 

@@ -21,9 +21,10 @@ int stp_png_read_fd(int fd, long long file_size, int max_side, long long max_pix
                     stp_png_image *out, long long *err_offset, char *err, size_t errlen);
 void stp_png_free(stp_png_image *image);
 
-// Encodes 8-bit RGBA (rows top to bottom) into a malloc'd PNG in memory. level 0...9: up to
-// 3 is the fast profile (Sub filter, run-length deflate), 4 and above libpng's adaptive
-// filters with deflate at that level (smaller, several times slower).
+// Encodes 8-bit RGBA (rows top to bottom) into a malloc'd PNG in memory through libpng.
+// level 0...9: up to 3 libpng's fast profile (Sub filter, zlib's run-length deflate), 4 and
+// above libpng's adaptive filters with deflate at that level (smaller, several times slower).
+// Stipple encodes levels 0-3 with its own encoder (stp_png_segment.h) and uses libpng for 4-9.
 // Returns 0 on success and sets *out / *out_len; free *out with free().
 int stp_png_encode(const unsigned char *rgba, int width, int height, int level,
                    unsigned char **out, size_t *out_len, char *err, size_t errlen);

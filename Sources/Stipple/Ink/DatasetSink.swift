@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -81,7 +82,7 @@ struct DatasetSink {
     }
 
     /// Where the pending drawings go, for the atlas's delivery (any thread).
-    mutating func prepare(_ pending: [(index: Int, drawing: InkDrawing)]) throws(InputError) -> Targets {
+    mutating func prepare() -> Targets {
         let targets = Targets(rows: rowOf, files: fileOf, array: array, width: width, height: height,
                               compression: compression, written: written)
         rowOf.removeAll(keepingCapacity: true)
@@ -122,11 +123,10 @@ struct DatasetSink {
 }
 
 /// A sum shared by the threads that deliver drawings.
-final class ByteCount: @unchecked Sendable {  // Unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var total = 0
-    func add(_ n: Int) { lock.lock(); total += n; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return total }
+final class ByteCount: Sendable {
+    private let total = Mutex(0)
+    func add(_ n: Int) { total.withLock { $0 += n } }
+    var value: Int { total.withLock { $0 } }
 }
 
 /// A text file written as it grows (buffered), put in place by `commit()`.
@@ -204,27 +204,5 @@ final class NpyOutput: @unchecked Sendable {  // Unchecked: rows are written wit
         }
         try file.commit()
         return headerLength + rows * plane
-    }
-}
-
-/// Whole writes to a descriptor, retried on EINTR and short writes.
-enum FileDescriptor {
-    /// Writes `bytes` at the descriptor's position, or at `offset` (pwrite).
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], name: String, at offset: Int? = nil) throws(InputError) {
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var sent = 0
-            while sent < raw.count {
-                let n = offset.map { pwrite(fd, raw.baseAddress! + sent, raw.count - sent, off_t($0 + sent)) }
-                    ?? write(fd, raw.baseAddress! + sent, raw.count - sent)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                sent += n
-            }
-        }
-        if failure != 0 { throw InputError(file: name, "cannot write: \(FileSystem.reason(failure))") }
     }
 }

@@ -168,7 +168,7 @@ public struct InkDataset: Sendable {
         func flush() async throws {
             guard !pending.isEmpty else { return }
             let before = done
-            let targets = try sink.prepare(pending)
+            let targets = sink.prepare()
             try await atlas.render(pending, on: renderer, progress: { progress(before + $0, todo) }) { index, coverage in
                 try targets.deliver(index, coverage)
             }

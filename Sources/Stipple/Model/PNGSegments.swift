@@ -60,8 +60,8 @@ enum PNGSegments {
             results.deallocate()
             failures.deallocate()
         }
-        let base = UnsafeSendable(pixels.baseAddress!), out = UnsafeSendable(results.baseAddress!)
-        let errs = UnsafeSendable(failures.baseAddress!)
+        let base = UnsafeSendableBox(pixels.baseAddress!), out = UnsafeSendableBox(results.baseAddress!)
+        let errs = UnsafeSendableBox(failures.baseAddress!)
         DispatchQueue.concurrentPerform(iterations: count) { i in
             let first = i * per, n = min(per, rows - first)
             _ = stp_png_segment_encode(base.value + first * stride, Int32(width), Int32(channels), Int32(n),
@@ -92,11 +92,4 @@ enum PNGSegments {
         let part = try encode(pixels, width: width, channels: channels, rows: height, endsImage: true, level: level)
         return start(width: width, height: height, channels: channels) + part.bytes + end(adler: part.adler)
     }
-}
-
-/// A pointer handed to the threads of one `concurrentPerform`, each using its own part.
-struct UnsafeSendable<T>: @unchecked Sendable {  // Unchecked: every thread touches disjoint elements, and the call joins them.
-    let value: UnsafeMutablePointer<T>
-    init(_ value: UnsafeMutablePointer<T>) { self.value = value }
-    init(_ value: UnsafePointer<T>) { self.value = UnsafeMutablePointer(mutating: value) }
 }

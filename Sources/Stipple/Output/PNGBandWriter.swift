@@ -54,10 +54,13 @@ package final class PNGBandWriter {
     /// They are un-premultiplied in place.
     package func write(premultiplied rows: inout [UInt8]) throws {
         precondition(rows.count % (width * 4) == 0, "whole rows")
-        if segmented != nil { return try writeSegments(&rows) }
-        guard let open = stream else { throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned") }
-        let count = rows.count / (width * 4)
+        guard stream != nil || segmented?.open == true else {
+            throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned")
+        }
         for i in stride(from: 0, to: rows.count, by: 4) { Image.unpremultiply(&rows, at: i) }
+        if segmented != nil { return try writeSegments(rows) }
+        guard let open = stream else { return }
+        let count = rows.count / (width * 4)
         var err = [CChar](repeating: 0, count: 512)
         let rc = rows.withUnsafeBufferPointer { stp_png_stream_write_rows(open, $0.baseAddress, Int32(count), &err, err.count) }
         guard rc == 0 else {
@@ -68,12 +71,10 @@ package final class PNGBandWriter {
         rowsWritten += count
     }
 
-    /// Un-premultiplies `rows` and encodes the segments they complete; the rest waits for more rows.
-    private func writeSegments(_ rows: inout [UInt8]) throws {
-        guard var state = segmented, state.open else {
-            throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned")
-        }
-        for i in stride(from: 0, to: rows.count, by: 4) { Image.unpremultiply(&rows, at: i) }
+    /// Adds straight `rows` to the pending rows and encodes the segments they complete; the
+    /// rest waits for more rows.
+    private func writeSegments(_ rows: [UInt8]) throws {
+        guard var state = segmented else { return }
         state.pending += rows
         rowsWritten += rows.count / (width * 4)
         let rowBytes = width * 4

@@ -73,19 +73,7 @@ public final class Y4MWriter {
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(InputError) {
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var sent = 0
-            while sent < raw.count {
-                let n = sysWrite(fd, raw.baseAddress! + sent, raw.count - sent)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                sent += n
-            }
-        }
+        let failure = FileDescriptor.write(fd, bytes)
         guard failure == 0 else {
             let why = failure == EPIPE ? "the reader closed the pipe" : Y4MReader.reason(failure)
             throw InputError(file: name, "cannot write frame \(framesWritten): \(why)")
