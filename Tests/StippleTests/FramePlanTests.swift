@@ -66,6 +66,41 @@ final class FramePlanTests: XCTestCase {
         XCTAssertFalse(plan.drawsImmediatePoints)
     }
 
+    /// A box's window over a layer's runs of stamps is the one found stamp by stamp: random
+    /// layers (some stamps off the canvas, huge, NaN or infinite), random boxes and frames,
+    /// with and without dissolving.
+    func testBoxWindowOverRunsEqualsTheStampByStampOne() {
+        var rng = SplitMix64(seed: 11)
+        func unit() -> Float { Float(rng.next() >> 40) / Float(1 << 24) }
+        for trial in 0..<300 {
+            let n = 1 + Int(unit() * 700)
+            var stamps: [SketchPoint] = []
+            var (x, y) = (unit() * 2000 - 200, unit() * 1000 - 100)
+            for j in 0..<n {
+                x += unit() * 40 - 20; y += unit() * 40 - 20
+                var s = SketchPoint(x: x, y: y, radius: unit() < 0.01 ? 300 : 1 + unit() * 12, age: -Float(j / 7),
+                                    dissolveAngle: unit() * 6.28, red: 1, green: 1, blue: 1, alpha: 1)
+                if trial % 10 == 0 && unit() < 0.02 { s.x = unit() < 0.5 ? .nan : .infinity }
+                stamps.append(s)
+            }
+            var bounds = StampBounds(), blocks = StampBlocks()
+            stamps.forEach { bounds.add($0); blocks.add($0) }
+            let lo = Int(unit() * Float(n)), hi = lo + Int(unit() * Float(n - lo + 1))
+            let flat = LayerView(brush: BrushRef(key: "a", brush: brushA), stamps: stamps, rotations: nil,
+                                 window: lo..<min(hi, n), bounds: bounds)
+            var runs = flat
+            runs.blocks = blocks
+            let effects = AgeEffects(maxAge: trial % 2 == 0 ? 0 : 40, dissolveDistance: 6)
+            for _ in 0..<20 {
+                let (bx, by) = (Int(unit() * 2200) - 300, Int(unit() * 1200) - 200)
+                let box = PixelBox(x0: bx, y0: by, x1: bx + 1 + Int(unit() * 200), y1: by + 1 + Int(unit() * 200))
+                let frame = Float(Int(unit() * Float(n / 7 + 50)))
+                XCTAssertEqual(runs.window(touching: box, frame: frame, effects: effects),
+                               flat.window(touching: box, frame: frame, effects: effects), "trial \(trial), \(box), frame \(frame)")
+            }
+        }
+    }
+
     /// The guard band: a point centred off the canvas but inside the band stays a point; one
     /// further out becomes a quad; one that cannot touch the canvas is not drawn at all.
     func testGuardBand() {

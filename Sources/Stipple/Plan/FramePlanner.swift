@@ -125,6 +125,30 @@ struct StampBounds: Equatable {
         minY = min(minY, p.y); maxY = max(maxY, p.y)
         maxRadius = max(maxRadius, p.radius)
     }
+
+    /// False when no stamp inside can touch `box` at any age under `effects` (bounds that
+    /// are not finite never rule a box out).
+    func mayTouch(_ box: PixelBox, effects: AgeEffects) -> Bool {
+        let reach = effects.reach(radius: maxRadius)
+        let inside = minX - reach < Float(box.x1) && maxX + reach > Float(box.x0)
+            && minY - reach < Float(box.y1) && maxY + reach > Float(box.y0)
+        return inside || ![minX, maxX, minY, maxY, reach].allSatisfy(\.isFinite)
+    }
+}
+
+/// A layer's stamps in runs of `size`, with each run's bounds: a box far from a run skips
+/// its stamps unseen (`LayerView.window(touching:…)`).
+struct StampBlocks {
+    static let size = 64
+    private(set) var bounds: [StampBounds] = []
+    /// The stamps added.
+    private(set) var count = 0
+
+    mutating func add(_ p: SketchPoint) {
+        if count % Self.size == 0 { bounds.append(StampBounds()) }
+        bounds[bounds.count - 1].add(p)
+        count += 1
+    }
 }
 
 /// A resident layer as the planner sees it: its stamps (ages at frame 0) and the window
@@ -135,6 +159,8 @@ struct LayerView {
     var rotations: [Float]?
     var window: Range<Int>
     var bounds: StampBounds
+    /// The stamps' runs, when the layer keeps them (all its stamps, or none).
+    var blocks = StampBlocks()
 }
 
 extension FramePlanner {

@@ -255,20 +255,28 @@ extension LayerView {
     /// The window cut to the stamps from the first to the last that can touch `box` at
     /// `frame` (those between are drawn too: the box's scissor keeps them out).
     func window(touching box: PixelBox, frame: Float, effects: AgeEffects) -> Range<Int> {
-        let reach = effects.reach(radius: bounds.maxRadius)
-        let inside = bounds.minX - reach < Float(box.x1) && bounds.maxX + reach > Float(box.x0)
-            && bounds.minY - reach < Float(box.y1) && bounds.maxY + reach > Float(box.y0)
-        // NaN bounds never reject.
-        let rejected = !inside && [bounds.minX, bounds.maxX, bounds.minY, bounds.maxY, reach].allSatisfy(\.isFinite)
-        guard !rejected, !window.isEmpty else { return window.lowerBound..<window.lowerBound }
+        let none = window.lowerBound..<window.lowerBound
+        guard bounds.mayTouch(box, effects: effects), !window.isEmpty else { return none }
         func touches(_ j: Int) -> Bool {
             let s = stamps[j]
             guard effects.isLive(age: s.age + frame) else { return false }
             guard let b = effects.pixelBox(of: s, age: s.age + frame) else { return false }
             return b.x0 < box.x1 && b.x1 > box.x0 && b.y0 < box.y1 && b.y1 > box.y0
         }
-        guard let first = window.first(where: touches) else { return window.lowerBound..<window.lowerBound }
-        let last = window.reversed().first(where: touches)!
+        guard blocks.count == stamps.count else {
+            guard let first = window.first(where: touches) else { return none }
+            return first..<(window.reversed().first(where: touches)! + 1)
+        }
+        // Run by run, skipping the runs whose bounds cannot reach the box.
+        let size = StampBlocks.size
+        let runs = (window.lowerBound / size)..<((window.upperBound + size - 1) / size)
+        func indices(of run: Int) -> Range<Int> {
+            max(run * size, window.lowerBound)..<min(run * size + size, window.upperBound)
+        }
+        func reaches(_ run: Int) -> Bool { blocks.bounds[run].mayTouch(box, effects: effects) }
+        guard let first = runs.lazy.filter(reaches).compactMap({ indices(of: $0).first(where: touches) }).first
+        else { return none }
+        let last = runs.reversed().lazy.filter(reaches).compactMap({ indices(of: $0).reversed().first(where: touches) }).first!
         return first..<(last + 1)
     }
 }

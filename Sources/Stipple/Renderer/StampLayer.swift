@@ -36,6 +36,7 @@ final class StampLayer {
     /// The first stamp that may be live.
     private(set) var head = 0
     private(set) var bounds = StampBounds()
+    private(set) var blocks = StampBlocks()
     /// True while every stamp is born no earlier than the one before it (ages never rise
     /// along the layer, none NaN): the stamps born by any frame are then a prefix.
     private(set) var bornInOrder = true
@@ -68,6 +69,7 @@ final class StampLayer {
         var last = stamps.last?.age ?? .infinity
         for p in new {
             bounds.add(p)
+            blocks.add(p)
             if !(p.age <= last) { bornInOrder = false }
             last = p.age
         }
@@ -85,7 +87,8 @@ final class StampLayer {
             head = 0
             uploaded = 0
             bounds = StampBounds()
-            for p in stamps { bounds.add(p) }
+            blocks = StampBlocks()
+            for p in stamps { bounds.add(p); blocks.add(p) }
         }
     }
 
@@ -124,7 +127,7 @@ final class StampLayer {
     /// The layer as a frame plan sees it at `frame`.
     func view(at frame: Float, effects: AgeEffects) -> LayerView {
         LayerView(brush: brush, stamps: stamps, rotations: rotations, window: window(at: frame, effects: effects),
-                  bounds: bounds)
+                  bounds: bounds, blocks: blocks)
     }
 
     /// Uploads what GL does not have yet: only the new stamps, unless a buffer must grow or
