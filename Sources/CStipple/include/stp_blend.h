@@ -1,5 +1,6 @@
 #ifndef STP_BLEND_H
 #define STP_BLEND_H
+#include <stddef.h>
 #include <stdint.h>
 
 // The video compositor's inner loop with the CPU's vector units (AVX2, chosen at run time).
@@ -26,4 +27,11 @@ int stp_blend_has_avx2(void);
 // (for chroma: the block's average) come out as read. Returns the pixels with alpha above 0.
 int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint8_t *y_top, uint8_t *y_bottom,
                       uint8_t *cb, uint8_t *cr, const stp_ycbcr *c);
+
+// The kept sketch's blend over a box of one plane (`rows` rows of `count` samples, rows
+// `stride` samples apart in all three arrays): d = ((d·(255 − a) + sa)·257) >> 16, where
+// sa = s·a + 128 was computed when the sketch changed. Sixteen samples at a time in 16-bit
+// lanes where the CPU has AVX2: x = d·(255 − a) + sa is at most 255·255 + 128, so it fits,
+// and (x·257) >> 16 is the high half of x·257. Where a is 0 (sa is then 128), d is unchanged.
+void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint16_t *sa, ptrdiff_t stride, int count, int rows);
 #endif

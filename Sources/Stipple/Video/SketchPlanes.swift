@@ -1,3 +1,4 @@
+import CStipple
 /// A video's sketch kept in the form the compositor blends (docs/video.md): for every luma
 /// and chroma sample, the sketch's alpha `a` and its colour converted to Y′CbCr in the
 /// output's matrix and range and multiplied by it, `s·a + 128`; and which 16×16 tiles of the
@@ -171,7 +172,9 @@ struct SketchPlanes {
         }
     }
 
-    /// Blends the sketch over `frame`'s planes, tile by covered tile. Returns the tiles blended.
+    /// Blends the sketch over `frame`'s planes, covered tile by covered tile: each run of
+    /// covered tiles side by side in a row of tiles at once, row by row, so that memory is
+    /// read in long sequential rows. Returns the tiles blended.
     @discardableResult
     func composite(over frame: inout Y4MFrame) -> Int {
         guard coveredTiles > 0 else { return 0 }
@@ -187,16 +190,21 @@ struct SketchPlanes {
             cr.withUnsafeBufferPointer { crp in
                 let base = out.baseAddress!
                 for tr in 0..<tileRows {
-                    for tc in 0..<tileColumns where covered[tr * tileColumns + tc] {
-                        blended += 1
+                    var tc = 0
+                    while tc < tileColumns {
+                        guard covered[tr * tileColumns + tc] else { tc += 1; continue }
+                        var end = tc + 1
+                        while end < tileColumns && covered[tr * tileColumns + end] { end += 1 }
+                        blended += end - tc
                         Self.blend(base + yo, la.baseAddress!, ly.baseAddress!, stride: width,
-                                   x0: tc * t, y0: tr * t, x1: min(width, tc * t + t), y1: min(height, tr * t + t))
+                                   x0: tc * t, y0: tr * t, x1: min(width, end * t), y1: min(height, tr * t + t))
                         let (cx0, cy0) = (tc * ct, tr * ct)
-                        let (cx1, cy1) = (min(chromaWidth, cx0 + ct), min(chromaHeight, cy0 + ct))
+                        let (cx1, cy1) = (min(chromaWidth, end * ct), min(chromaHeight, cy0 + ct))
                         Self.blend(base + cbo, ca.baseAddress!, cbp.baseAddress!, stride: chromaWidth,
                                    x0: cx0, y0: cy0, x1: cx1, y1: cy1)
                         Self.blend(base + cro, ca.baseAddress!, crp.baseAddress!, stride: chromaWidth,
                                    x0: cx0, y0: cy0, x1: cx1, y1: cy1)
+                        tc = end
                     }
                 }
             }}}}}
@@ -204,33 +212,12 @@ struct SketchPlanes {
         return blended
     }
 
-    /// `d = ((d·(255 − a) + sa)·257) >> 16` over a box of a plane: sixteen or eight samples at a time.
+    /// `d = ((d·(255 − a) + sa)·257) >> 16` over a box of a plane (`stp_blend_kept`:
+    /// sixteen samples at a time in 16-bit lanes where the CPU has AVX2).
     @inline(__always)
     private static func blend(_ d: UnsafeMutablePointer<UInt8>, _ a: UnsafePointer<UInt8>, _ sa: UnsafePointer<UInt16>,
                               stride: Int, x0: Int, y0: Int, x1: Int, y1: Int) {
-        for y in y0..<y1 {
-            var i = y * stride + x0
-            let end = y * stride + x1
-            while i + 16 <= end {
-                let dv = SIMD16<UInt32>(truncatingIfNeeded: UnsafeRawPointer(d + i).loadUnaligned(as: SIMD16<UInt8>.self))
-                let av = SIMD16<UInt32>(truncatingIfNeeded: UnsafeRawPointer(a + i).loadUnaligned(as: SIMD16<UInt8>.self))
-                let sv = SIMD16<UInt32>(truncatingIfNeeded: UnsafeRawPointer(sa + i).loadUnaligned(as: SIMD16<UInt16>.self))
-                let r = ((dv &* (255 &- av) &+ sv) &* 257) &>> 16
-                UnsafeMutableRawPointer(d + i).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: r), as: SIMD16<UInt8>.self)
-                i += 16
-            }
-            while i + 8 <= end {
-                let dv = SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(d + i).loadUnaligned(as: SIMD8<UInt8>.self))
-                let av = SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<UInt8>.self))
-                let sv = SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(sa + i).loadUnaligned(as: SIMD8<UInt16>.self))
-                let r = ((dv &* (255 &- av) &+ sv) &* 257) &>> 16
-                UnsafeMutableRawPointer(d + i).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: r), as: SIMD8<UInt8>.self)
-                i += 8
-            }
-            while i < end {
-                d[i] = UInt8(truncatingIfNeeded: ((UInt32(d[i]) &* (255 &- UInt32(a[i])) &+ UInt32(sa[i])) &* 257) >> 16)
-                i += 1
-            }
-        }
+        let i = y0 * stride + x0
+        stp_blend_kept(d + i, a + i, sa + i, stride, Int32(x1 - x0), Int32(y1 - y0))
     }
 }
