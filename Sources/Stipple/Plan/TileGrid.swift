@@ -1,34 +1,40 @@
-/// A canvas cut into tiles: columns and rows of `tileWidth` × `tileHeight` pixels from the
-/// top-left corner, the last column and row holding what is left (down to one pixel).
-/// Rows of tiles are the bands an image is streamed in.
+/// A canvas, or an area of it, cut into tiles: columns and rows of `tileWidth` ×
+/// `tileHeight` pixels from the area's top-left corner, the last column and row holding
+/// what is left (down to one pixel). Rows of tiles are the bands an image is streamed in.
 struct TileGrid: Equatable, Sendable {
     var canvasWidth: Int
     var canvasHeight: Int
     var tileWidth: Int
     var tileHeight: Int
+    /// The canvas pixels the tiles cover (the whole canvas unless a view asks for less).
+    var area: PixelBox
 
-    init(canvasWidth: Int, canvasHeight: Int, tileWidth: Int, tileHeight: Int) {
+    init(canvasWidth: Int, canvasHeight: Int, tileWidth: Int, tileHeight: Int, area: PixelBox? = nil) {
         precondition(canvasWidth >= 1 && canvasHeight >= 1 && tileWidth >= 1 && tileHeight >= 1, "a grid of pixels")
+        let area = area ?? PixelBox(x0: 0, y0: 0, x1: canvasWidth, y1: canvasHeight)
+        precondition(area.x0 >= 0 && area.y0 >= 0 && area.x1 <= canvasWidth && area.y1 <= canvasHeight
+                     && area.width >= 1 && area.height >= 1, "an area inside the canvas")
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight
-        self.tileWidth = min(tileWidth, canvasWidth)
-        self.tileHeight = min(tileHeight, canvasHeight)
+        self.area = area
+        self.tileWidth = min(tileWidth, area.width)
+        self.tileHeight = min(tileHeight, area.height)
     }
 
-    var columns: Int { (canvasWidth + tileWidth - 1) / tileWidth }
-    var rows: Int { (canvasHeight + tileHeight - 1) / tileHeight }
+    var columns: Int { (area.width + tileWidth - 1) / tileWidth }
+    var rows: Int { (area.height + tileHeight - 1) / tileHeight }
     var count: Int { columns * rows }
 
     /// The canvas pixels of tile (`column`, `row`): x, y of its top-left pixel and its size.
     func rect(column: Int, row: Int) -> TileRect {
-        let x = column * tileWidth, y = row * tileHeight
-        return TileRect(x: x, y: y, width: min(tileWidth, canvasWidth - x), height: min(tileHeight, canvasHeight - y))
+        let x = area.x0 + column * tileWidth, y = area.y0 + row * tileHeight
+        return TileRect(x: x, y: y, width: min(tileWidth, area.x1 - x), height: min(tileHeight, area.y1 - y))
     }
 
     /// The canvas rows of band (tile row) `row`.
     func band(_ row: Int) -> Range<Int> {
-        let y = row * tileHeight
-        return y..<min(y + tileHeight, canvasHeight)
+        let y = area.y0 + row * tileHeight
+        return y..<min(y + tileHeight, area.y1)
     }
 
     /// The columns (or rows) of tiles that the span `low...high` of canvas pixels touches,
@@ -92,8 +98,10 @@ struct TileBins: Sendable {
                     let p = stamps[i]
                     let r = reach.radius(of: p) + pad
                     guard r.isFinite, p.x.isFinite, p.y.isFinite,
-                          let cols = TileGrid.cells(p.x - r, p.x + r, tile: grid.tileWidth, extent: grid.canvasWidth),
-                          let rows = TileGrid.cells(p.y - r, p.y + r, tile: grid.tileHeight, extent: grid.canvasHeight)
+                          let cols = TileGrid.cells(p.x - r - Float(grid.area.x0), p.x + r - Float(grid.area.x0),
+                                                    tile: grid.tileWidth, extent: grid.area.width),
+                          let rows = TileGrid.cells(p.y - r - Float(grid.area.y0), p.y + r - Float(grid.area.y0),
+                                                    tile: grid.tileHeight, extent: grid.area.height)
                     else { continue }
                     let entry = UInt64(b) << 32 | UInt64(i)
                     for row in rows {

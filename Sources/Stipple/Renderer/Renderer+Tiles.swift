@@ -81,6 +81,12 @@ extension Renderer {
     /// a tile side below 1.
     package nonisolated func planTiles(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
                                        ageOffset: Float = 0, tile: Int? = nil) throws -> TiledFrame {
+        try planTiles(canvas: canvas, batches: batches, settings: settings, ageOffset: ageOffset, tile: tile, area: nil)
+    }
+
+    /// As above, the tiles covering only `area` of the canvas (a view's), when given.
+    nonisolated func planTiles(canvas: Canvas, batches: [StampBatch], settings: RenderSettings,
+                               ageOffset: Float, tile: Int?, area: PixelBox?) throws -> TiledFrame {
         guard canvas.width >= 1, canvas.height >= 1 else { throw RenderError("an empty canvas has no tiles") }
         if case .surface = canvas.background { throw RenderError("a tiled canvas cannot start as a surface") }
         if let tile, tile < 1 { throw RenderError("a tile is at least 1 pixel wide (got \(tile))") }
@@ -88,7 +94,7 @@ extension Renderer {
         var apron = apron(for: batches, effects: settings.effects, cone: reaches.widestCone)
         let spill = FramePasses(batches).spill
         let most = largestTile(apron: apron, spill: spill)
-        let bandRows = max(1, Renderer.bandBytes / (canvas.width * 4))
+        let bandRows = max(1, Renderer.bandBytes / ((area?.width ?? canvas.width) * 4))
         let least = 4 * reaches.widestCone
         let side = info.maxCanvasSide
         let width: Int, height: Int
@@ -110,7 +116,8 @@ extension Renderer {
             width = most.width
             height = min(most.height, max(64, bandRows))
         }
-        let grid = TileGrid(canvasWidth: canvas.width, canvasHeight: canvas.height, tileWidth: width, tileHeight: height)
+        let grid = TileGrid(canvasWidth: canvas.width, canvasHeight: canvas.height, tileWidth: width, tileHeight: height,
+                            area: area)
         guard grid.count <= TileBins.maxTiles else {
             throw RenderError("tiles of \(width)×\(height) cut a \(canvas.width)×\(canvas.height) canvas into \(grid.count) tiles; "
                 + "at most \(TileBins.maxTiles) are drawn: give a larger --tile")
@@ -120,12 +127,13 @@ extension Renderer {
                           apron: apron, reaches: reaches, bins: bins)
     }
 
-    /// Draws band `n` of `frame` tile by tile and returns its rows: premultiplied RGBA, full
-    /// canvas width, top to bottom. `tileDone` is called after each tile.
+    /// Draws band `n` of `frame` tile by tile and returns its rows: premultiplied RGBA, the
+    /// width of the tiled area (the canvas, unless a view asked for less), top to bottom.
+    /// `tileDone` is called after each tile.
     package func renderBand(_ frame: TiledFrame, _ n: Int, tileDone: @Sendable () -> Void = {}) throws -> [UInt8] {
         let grid = frame.grid
         let rows = grid.band(n)
-        let rowBytes = grid.canvasWidth * 4
+        let rowBytes = grid.area.width * 4
         var band = [UInt8](unsafeUninitializedCapacity: rowBytes * rows.count) { _, count in count = rowBytes * rows.count }
         for column in 0..<grid.columns {
             let rect = grid.rect(column: column, row: n)
@@ -142,7 +150,7 @@ extension Renderer {
                            into: target, exact: box.grown(x: cone, y: cone))
             try band.withUnsafeMutableBytes {
                 try device.readTile(target, width: rect.width, height: rect.height, into: $0, rowBytes: rowBytes,
-                                    row: 0, column: rect.x)
+                                    row: 0, column: rect.x - grid.area.x0)
             }
             tileDone()
         }
@@ -207,8 +215,14 @@ extension Renderer {
     /// `scene` at `frame` planned in tiles (`tile`, or the driver's size), every edge
     /// reference resolved (the scene's table keeps them from frame to frame).
     package func planTiles(_ scene: Scene, frame: Int, primitive: Primitive = .points, tile: Int? = nil) throws -> TiledFrame {
+        try planTiles(scene, frame: frame, primitive: primitive, tile: tile, area: nil)
+    }
+
+    /// As above, the tiles covering only `area` of the canvas (a view's), when given.
+    func planTiles(_ scene: Scene, frame: Int, primitive: Primitive, tile: Int?, area: PixelBox?) throws -> TiledFrame {
         let batches = try resolvedBatches(scene, atFrame: frame, primitive: primitive)
         return try planTiles(canvas: scene.canvas, batches: batches,
-                             settings: RenderSettings(effects: scene.effects, primitive: primitive), tile: tile)
+                             settings: RenderSettings(effects: scene.effects, primitive: primitive), ageOffset: 0,
+                             tile: tile, area: area)
     }
 }
