@@ -1,0 +1,135 @@
+import Foundation
+
+/// A tile pyramid on disk (docs/views.md), as image viewers read them:
+/// - `deepZoom`: `NAME.dzi` and `NAME_files/LEVEL/COLUMN_ROW.png`, levels from the 1×1 one (0)
+///   up to the canvas, tiles of 254 pixels with 1 of overlap, as `vips dzsave` writes them
+///   (OpenSeadragon reads it);
+/// - `xyz`: `NAME/Z/X/Y.png`, tiles of 256 with no overlap, zoom 0 the level where the
+///   canvas fits one tile, each zoom twice the one before up to the canvas (Leaflet reads it);
+///   edge tiles are full tiles, transparent past the canvas, and `NAME/pyramid.json` says the sizes.
+/// Every level is the 2×2 mean of the one below, rounded (`View`), so each tile is exactly
+/// the view of its rectangle. The descriptor (`.dzi`, `pyramid.json`) is written last and
+/// atomically: a pyramid without one is incomplete.
+public struct PyramidOptions: Sendable {
+    public enum Layout: String, Sendable, CaseIterable {
+        case deepZoom = "dz"
+        case xyz
+    }
+    public var layout: Layout
+    /// Tile side (without overlap): 254 for Deep Zoom, 256 for xyz by default.
+    public var tileSize: Int
+    /// Pixels each tile repeats of its neighbours on every side (Deep Zoom only).
+    public var overlap: Int
+    /// PNG compression of the tiles.
+    public var compression: Int
+    /// Replace a pyramid of the same name (by default an existing one is an error).
+    public var overwrite: Bool
+
+    public init(layout: Layout = .deepZoom, tileSize: Int? = nil, overlap: Int? = nil,
+                compression: Int = Int(PNGFile.defaultCompression), overwrite: Bool = false) {
+        self.layout = layout
+        self.tileSize = tileSize ?? (layout == .deepZoom ? 254 : 256)
+        self.overlap = overlap ?? (layout == .deepZoom ? 1 : 0)
+        self.compression = compression
+        self.overwrite = overwrite
+    }
+
+    /// The largest tile side accepted.
+    public static let maxTileSize = 8192
+}
+
+/// What a pyramid run wrote.
+public struct PyramidSummary: Sendable {
+    /// The descriptor (`.dzi` or `pyramid.json`) and the folder of tiles.
+    public var descriptor: String
+    public var tiles: String
+    public var levels: Int
+    public var tileCount: Int
+    public var bytes: Int
+}
+
+/// Paths of a pyramid called `path` (a trailing `.dzi` is dropped).
+struct PyramidPaths {
+    let descriptor: String
+    let tiles: String
+
+    init(_ path: String, layout: PyramidOptions.Layout) {
+        var base = path
+        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        if layout == .deepZoom {
+            if base.hasSuffix(".dzi") { base.removeLast(4) }
+            descriptor = base + ".dzi"
+            tiles = base + "_files"
+        } else {
+            descriptor = (base as NSString).appendingPathComponent("pyramid.json")
+            tiles = base
+        }
+    }
+}
+
+/// Cuts one level's rows into tiles as they arrive: tile row r is written once the rows it
+/// covers (with its overlap) are in, and rows no later tile needs are let go, so a level holds
+/// a tile row and its overlap, never the level.
+struct LevelTiler {
+    let width: Int, height: Int
+    let tileSize: Int, overlap: Int
+    /// Full tiles of `tileSize` (xyz: transparent past the level's edge) or cut at the edge (Deep Zoom).
+    let padded: Bool
+    /// The level's rows from `first` on, premultiplied RGBA.
+    private var rows: [UInt8] = []
+    private var first = 0
+    private(set) var received = 0
+    private(set) var nextTileRow = 0
+
+    init(width: Int, height: Int, tileSize: Int, overlap: Int, padded: Bool) {
+        self.width = width; self.height = height
+        self.tileSize = tileSize; self.overlap = overlap
+        self.padded = padded
+    }
+
+    var tileRows: Int { (height + tileSize - 1) / tileSize }
+    var tileColumns: Int { (width + tileSize - 1) / tileSize }
+
+    /// The level pixels of tile `index` along a side of `extent`: with its overlap, cut at the edges.
+    func span(_ index: Int, extent: Int) -> Range<Int> {
+        max(0, index * tileSize - overlap)..<min(extent, (index + 1) * tileSize + overlap)
+    }
+
+    /// Takes the next row; returns the tile rows now complete, each as (row, tiles) where a
+    /// tile is (column, its pixels' size, premultiplied pixels).
+    mutating func push(_ row: UnsafeRawBufferPointer) -> [(Int, [(Int, Int, Int, [UInt8])])] {
+        rows.append(contentsOf: row)
+        received += 1
+        var done: [(Int, [(Int, Int, Int, [UInt8])])] = []
+        while nextTileRow < tileRows && received >= span(nextTileRow, extent: height).upperBound {
+            done.append((nextTileRow, cut(nextTileRow)))
+            nextTileRow += 1
+            // Rows above the next tile row's first are not needed again.
+            let keep = nextTileRow < tileRows ? span(nextTileRow, extent: height).lowerBound : received
+            if keep > first {
+                rows.removeFirst((keep - first) * width * 4)
+                first = keep
+            }
+        }
+        return done
+    }
+
+    private func cut(_ r: Int) -> [(Int, Int, Int, [UInt8])] {
+        let ys = span(r, extent: height)
+        return (0..<tileColumns).map { c in
+            let xs = span(c, extent: width)
+            let (w, h) = padded ? (tileSize, tileSize) : (xs.count, ys.count)
+            var tile = [UInt8](repeating: 0, count: w * h * 4)
+            rows.withUnsafeBytes { src in
+                tile.withUnsafeMutableBytes { dst in
+                    for y in ys {
+                        let from = ((y - first) * width + xs.lowerBound) * 4
+                        (dst.baseAddress! + (y - ys.lowerBound) * w * 4)
+                            .copyMemory(from: src.baseAddress! + from, byteCount: xs.count * 4)
+                    }
+                }
+            }
+            return (c, w, h, tile)
+        }
+    }
+}
