@@ -89,9 +89,11 @@ struct InkArguments: ParsableArguments {
         }
     }
 
-    /// Refuses ink options given with a script.
-    func refuseFor(script path: String) throws {
-        if anyGiven {
+    /// Refuses ink options given with a script (`--size` is a view's size there, with `viewSize`).
+    func refuseFor(script path: String, viewSize: Bool = false) throws {
+        var ink = self
+        if viewSize { ink.size = nil }
+        if ink.anyGiven {
             throw ValidationError("--index, --key, --size, --margin, --radius, --width, --spacing, --fit, --brush and --skip-bad-lines apply to ink files (.inkml, .ndjson); \(path) is a script.")
         }
     }

@@ -11,7 +11,8 @@ struct RenderCommand: AsyncParsableCommand {
             [--clean] [--overwrite] [--tile <N>] [--speed <F>] [--primitive <primitive>] [--compression <compression>] \
             [--index <N>] [--key <KEY_ID>] [--size <WxH>] [--margin <PX>] [--radius <PX>] [--spacing <S>] \
             [--fit <ink|frame>] [--brush <hard-round|soft-round>] [--width <PX>] [--format <script|inkml|ndjson>] \
-            [--skip-bad-lines] [--lines]
+            [--skip-bad-lines] [--lines] [--region <X,Y,W,H>] [--scale <F>] [--pyramid <PATH>] \
+            [--layout <dz|xyz>] [--tile-size <N>]
             """,
         discussion: """
             Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §3).
@@ -41,6 +42,14 @@ struct RenderCommand: AsyncParsableCommand {
               stipple render cats.ndjson --index 3 --size 256x256 -o cat.png
               stipple render cats.ndjson -o cats.npy --size 28x28
               stipple render quickdraw/ -o all.npy --width 2 --skip-bad-lines
+            Views and pyramids (docs/views.md): --region X,Y,W,H writes that rectangle of the \
+            canvas, --scale F (0 < F ≤ 1) or --size WxH (the largest scale that fits) shrinks it \
+            exactly as the canvas's pyramid of 2×2 means does; --pyramid PATH writes the whole \
+            canvas as Deep Zoom tiles (PATH.dzi, PATH_files/) or, with --layout xyz, as Leaflet's \
+            PATH/Z/X/Y.png, drawn band by band in the memory of a band.
+              stipple render huge.json --region 4096,4096,1920,1080 -o detail.png
+              stipple render huge.json --size 1024x1024 -o overview.png
+              stipple render huge.json --pyramid out/huge
             """)
 
     @Argument(help: "The JSON script to render (docs/reference.md §9), or an ink file: .inkml or .ndjson (docs/ink-formats.md). Into a folder or a .npy file: any number of ink files and folders of them.")
@@ -50,7 +59,7 @@ struct RenderCommand: AsyncParsableCommand {
     var script: String { inputs.first ?? "" }
 
     @Option(name: .shortAndLong, help: "The PNG to write, or the folder for --frames.")
-    var output: String
+    var output: String = ""
 
     // Unconditional, so that `--frame -1` reaches validate() instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "The frame to render (from 0).")
@@ -87,6 +96,9 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "PNG compression: 0-3 fast (Stipple's encoder on every core: per-row None/Sub/Up, run-length Huffman; 0 stores; default 1), 4-9 smaller and slower (libpng's adaptive filters, deflate at that level).")
     var compression: Int = Int(PNGFile.defaultCompression)
 
+    @OptionGroup(title: "Views and pyramids")
+    var views: ViewArguments
+
     @OptionGroup(title: "Ink files")
     var ink: InkArguments
 
@@ -104,6 +116,9 @@ struct RenderCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Missing expected argument '<script>'.") }
+        guard !output.isEmpty || views.pyramid != nil else { throw ValidationError("Missing expected argument '--output <output>'.") }
+        try views.validate(frames: frames != nil, isDataset: isDataset, inkInput: (try? ink.inkFormat(of: script)) != nil,
+                           output: output)
         if inputs.count > 1 || inputs.contains(where: { FileSystem.entry(at: $0) == .folder }), !isDataset {
             let what = inputs.count > 1 ? "several inputs" : "a folder"
             throw ValidationError("\(what) render as a dataset: ink files (.ndjson, .inkml) into a folder (-o NAME/) or a .npy file (-o NAME.npy), without --frame, --frames, --index or --key; a script renders one at a time.")
@@ -119,7 +134,7 @@ struct RenderCommand: AsyncParsableCommand {
                 throw ValidationError("--shard splits --frames A...B, or a .ndjson file's drawings into a folder or .npy; please give --frames too.")
             }
         }
-        if !isDataset, (try? ink.inkFormat(of: script)) == nil { try ink.refuseFor(script: script) }
+        if !isDataset, (try? ink.inkFormat(of: script)) == nil { try ink.refuseFor(script: script, viewSize: true) }
         if ink.skipBadLines && !isDataset {
             throw ValidationError("--skip-bad-lines applies when drawings render as a dataset: whole .ndjson files into a folder (-o NAME/) or a .npy file.")
         }
@@ -142,6 +157,9 @@ struct RenderCommand: AsyncParsableCommand {
             : try Script.load(path: script)
         if let speed { try loaded.play(atSpeed: speed) }
         let scene = try Scene(script: loaded)
+        if views.pyramid != nil || views.asksForView(inkSize: format == nil ? ink.size : nil) {
+            return try await renderView(scene)
+        }
         // Bad output paths are refused before EGL is opened.
         if frames == nil { try checkOutput(output, notAnyOf: scene.inputFiles) }
         _ = try OutputKind.forRender(output, frames: frames != nil)

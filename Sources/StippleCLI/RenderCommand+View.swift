@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Stipple
+
+/// `render --region/--scale/--size` and `render --pyramid` (docs/views.md).
+extension RenderCommand {
+    func renderView(_ scene: Scene) async throws {
+        let n = frame ?? 0
+        let (w, h) = (scene.canvas.width, scene.canvas.height)
+        if let path = views.pyramid {
+            let renderer = try makeRenderer()
+            try checkTile(renderer)
+            let layout = views.layout ?? .deepZoom
+            let options = PyramidOptions(layout: layout, tileSize: views.tileSize, compression: compression, overwrite: overwrite)
+            var progress: ProgressLine?
+            let summary = try await renderer.writePyramid(scene, frame: n, to: path, options: options, primitive: primitive,
+                                                          tile: tile) { done, count in
+                if progress == nil { progress = ProgressLine(total: count, label: "rendering bands of the pyramid") }
+                progress?.update(done)
+            }
+            return note("\(summary.descriptor): frame \(n) of \(script), \(w)×\(h), \(summary.levels) levels, "
+                        + "\(summary.tileCount) tiles (\(summary.bytes / 1024) KiB) in \(summary.tiles)/")
+        }
+        let r = try views.parsedRegion() ?? (0, 0, w, h)
+        let view: View
+        if let size = ink.size {
+            let fit = try InkArguments.parseSize(size)
+            view = try View(x: r.x, y: r.y, width: r.width, height: r.height, fitting: fit.width, fit.height,
+                            canvasWidth: w, canvasHeight: h)
+        } else {
+            view = try View(x: r.x, y: r.y, width: r.width, height: r.height, scale: views.scale ?? 1,
+                            canvasWidth: w, canvasHeight: h)
+        }
+        try checkOutput(output, notAnyOf: scene.inputFiles)
+        guard OutputKind.pathExtension(output) == "png" else {
+            throw ValidationError("a view is one PNG; -o names a .png file (got \(output)).")
+        }
+        let renderer = try makeRenderer()
+        try checkTile(renderer)
+        try await renderer.writePNG(scene, frame: n, view: view, to: output, primitive: primitive, compression: compression)
+        note("\(output): frame \(n) of \(script), view \(view.x),\(view.y),\(view.width),\(view.height) of \(w)×\(h) "
+             + "at scale \(formatScale(view.scale)), \(view.outputWidth)×\(view.outputHeight), \(primitive.rawValue)")
+    }
+
+    private func formatScale(_ s: Double) -> String {
+        s == 1 ? "1" : String(format: "%.6g", s)
+    }
+}
