@@ -12,11 +12,13 @@ APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
                 libegl1 libegl-mesa0 libgles2 libgbm1 libgl1-mesa-dri
 
 # For the tests only: headless Chromium opens the HTML report (the test skips without it);
-# ffmpeg is the video tests' oracle and the bake's container reader/writer (they skip without it).
-TEST_APT_PACKAGES := chromium ffmpeg
-# For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it), and
+# ffmpeg is the video tests' oracle and the bake's container reader/writer (they skip without it);
+# libvips's `vips dzsave` is the pyramids' anchor (names, sizes, overlaps; skipped without it).
+TEST_APT_PACKAGES := chromium ffmpeg libvips-tools
+# For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it), vips
+# (the views scenario's pyramid peer), and
 # cairocffi, numpy and pillow for the ink scenario's Python peer (pip; skipped without them).
-BENCH_APT_PACKAGES := libcairo2
+BENCH_APT_PACKAGES := libcairo2 libvips-tools
 
 # Random scripts through every path (see Tests/StippleTests/Differential): N scripts from SEED.
 N ?= 200

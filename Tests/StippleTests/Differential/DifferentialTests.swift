@@ -6,6 +6,8 @@ import XCTest
 /// Every path draws the same frame: random scripts mixing every feature (`RandomScript`),
 /// each drawn by every path and compared. For each script:
 /// - one pass equals tiles at three random sizes, byte for byte;
+/// - views are the one-pass render cropped and reduced, and every tile of a pyramid (Deep
+///   Zoom with small tiles, xyz) is its level's pixels;
 /// - `render --frames` shards joined equal the whole range, file for file, as PNGs and as video;
 /// - a bake with the kept sketch equals the full redraw, and `bake --frames A...B` equals
 ///   the same frames of the whole bake;
@@ -53,6 +55,7 @@ final class DifferentialTests: XCTestCase {
                 checks.append(("bisect", { try await self.bisect($0, renderer) }))
                 checks.append(("length", { try await self.length($0, renderer) }))
                 if n % 4 == 1 { checks.append(("shards", { try await self.shards($0, dir: dir) })) }
+                if n % 4 == 2 { checks.append(("views", { try await self.views($0, renderer, dir: dir) })) }
             }
             for (name, check) in checks {
                 counts[name, default: 0] += 1
@@ -147,6 +150,14 @@ final class DifferentialTests: XCTestCase {
             if let d = Self.firstDifference(one.pixels, tiled.pixels, width: c.width) { return "--tile \(tile): \(d)" }
         }
         return nil
+    }
+
+    func views(_ c: Case, _ renderer: Renderer, dir: URL) async throws -> String? {
+        if let f = try await ViewTests.checkViews(c.scene, frame: c.frame, renderer, seed: c.seed) { return f }
+        if let f = try await ViewTests.checkBoxedViews(c.scene, frame: c.frame, renderer, seed: c.seed ^ 0xB0) { return f }
+        if let f = try await ViewTests.checkPyramid(c.scene, frame: c.frame, renderer, layout: .deepZoom,
+                                                    tileSize: 61, in: dir) { return f }
+        return try await ViewTests.checkPyramid(c.scene, frame: c.frame, renderer, layout: .xyz, in: dir)
     }
 
     /// Past the last frame of `--frames all` (the timeline `describe` prints) nothing changes:

@@ -105,6 +105,12 @@ enum TestSupport {
         }
     }
 
+    /// The path of program `name` on PATH, or nil.
+    static func which(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// A fresh temporary folder, removed when the test ends.
     static func temporaryDirectory(_ test: XCTestCase, _ name: String = "stipple") throws -> URL {
         let dir = FileManager.default.temporaryDirectory

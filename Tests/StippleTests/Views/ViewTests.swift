@@ -113,6 +113,53 @@ final class ViewTests: XCTestCase {
         return nil
     }
 
+    /// Any other scale: level ⌊log₂(1/F)⌋ reduced by an area-weighted box, computed here
+    /// pixel by pixel in two dimensions from the reference level.
+    static func checkBoxedViews(_ scene: Scene, frame: Int, _ renderer: Renderer, seed: UInt64) async throws -> String? {
+        let (w, h) = (scene.canvas.width, scene.canvas.height)
+        let canvas = try await canvas(scene, frame: frame, renderer)
+        var rng = SplitMix64(seed: seed)
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        for _ in 0..<4 {
+            let x = Int(unit() * Double(w - 1)), y = Int(unit() * Double(h - 1))
+            let rw = 1 + Int(unit() * Double(w - x - 1)), rh = 1 + Int(unit() * Double(h - y - 1))
+            let scale = 0.02 + 0.98 * unit()
+            let view = try View(x: x, y: y, width: rw, height: rh, scale: scale, canvasWidth: w, canvasHeight: h)
+            let k = view.level
+            let level = canvas.level(k)
+            let unitK = Double(1 << k)
+            let x0 = Double(x) / unitK, y0 = Double(y) / unitK
+            let x1 = x + rw == w ? Double(level.width) : Double(x + rw) / unitK
+            let y1 = y + rh == h ? Double(level.height) : Double(y + rh) / unitK
+            let (ow, oh) = (view.outputWidth, view.outputHeight)
+            var expected = [UInt8](repeating: 0, count: ow * oh * 4)
+            for j in 0..<oh {
+                let a = y0 + Double(j) * (y1 - y0) / Double(oh), b = j == oh - 1 ? y1 : y0 + Double(j + 1) * (y1 - y0) / Double(oh)
+                for i in 0..<ow {
+                    let c = x0 + Double(i) * (x1 - x0) / Double(ow), d = i == ow - 1 ? x1 : x0 + Double(i + 1) * (x1 - x0) / Double(ow)
+                    var sum = [Double](repeating: 0, count: 4), area = 0.0
+                    for q in Int(a.rounded(.down))..<min(level.height, Int(b.rounded(.up))) {
+                        let wy = min(b, Double(q + 1)) - max(a, Double(q))
+                        for p in Int(c.rounded(.down))..<min(level.width, Int(d.rounded(.up))) {
+                            let wx = min(d, Double(p + 1)) - max(c, Double(p))
+                            guard wx > 0, wy > 0 else { continue }
+                            area += wx * wy
+                            for ch in 0..<4 { sum[ch] += wx * wy * Double(level.pixels[(q * level.width + p) * 4 + ch]) }
+                        }
+                    }
+                    for ch in 0..<4 { expected[(j * ow + i) * 4 + ch] = UInt8((sum[ch] / area + 0.5 + 1e-9).rounded(.down)) }
+                }
+            }
+            let image = try await renderer.render(scene, frame: frame, view: view)
+            let straight = Image(width: ow, height: oh, premultiplied: expected).pixels
+            if image.width != ow || image.height != oh { return "view \(view) is \(image.width)×\(image.height)" }
+            if let d = zip(image.pixels, straight).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+                return "view \(view): byte \(d.offset) is \(d.element.0), the box gives \(d.element.1)"
+            }
+        }
+        return nil
+    }
+
     private static let renderer = Result { try Renderer() }
 
     private func scene(_ name: String) throws -> Scene {
@@ -126,6 +173,7 @@ final class ViewTests: XCTestCase {
         for name in ["demo.json", "background-png.json", "ages.json"] {
             let s = try scene(name)
             if let failure = try await Self.checkViews(s, frame: 3, r, seed: 9) { XCTFail("\(name): \(failure)") }
+            if let failure = try await Self.checkBoxedViews(s, frame: 3, r, seed: 4) { XCTFail("\(name): \(failure)") }
             for layout in PyramidOptions.Layout.allCases {
                 if let failure = try await Self.checkPyramid(s, frame: 3, r, layout: layout, in: dir) { XCTFail("\(name): \(failure)") }
             }
