@@ -24,7 +24,9 @@ struct BenchCommand: AsyncParsableCommand {
             plain one; the whole render process per mode against plain strokes; frames with 4 to 32 detect-edges \
             strokes), ink (10 000 Quick, Draw!-shaped \
             drawings to 256×256 PNG files and to a 28×28 .npy in one run, against a Python pipeline of cairocffi, Pillow \
-            and numpy on the same drawings; --ink-drawings N sets the count). Times are medians after warm-up, \
+            and numpy on the same drawings; --ink-drawings N sets the count), views (a heavy 16384² drawing as a \
+            Deep Zoom pyramid against render + vips dzsave and against render --compression 0, a 1920×1080 view \
+            against its rectangle drawn alone, the peak memory of a 65536² pyramid; make bench-views). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
             The second line gives the headline: stamps/s and draw calls/s here. Ratios are this row's \
             time over another's. --quick runs small sizes and judges no target.

@@ -37,8 +37,13 @@ extension RenderCommand {
         }
         let renderer = try makeRenderer()
         try checkTile(renderer)
-        try await renderer.writePNG(scene, frame: n, view: view, to: output, primitive: primitive, compression: compression)
-        note("\(output): frame \(n) of \(script), view \(view.x),\(view.y),\(view.width),\(view.height) of \(w)×\(h) "
+        if views.preview {
+            let image = try await renderer.renderPreview(scene, frame: n, view: view, primitive: primitive)
+            try PNGFile.write(image, to: output, compression: Int32(compression))
+        } else {
+            try await renderer.writePNG(scene, frame: n, view: view, to: output, primitive: primitive, compression: compression)
+        }
+        note("\(output): frame \(n) of \(script), \(views.preview ? "preview" : "view") \(view.x),\(view.y),\(view.width),\(view.height) of \(w)×\(h) "
              + "at scale \(formatScale(view.scale)), \(view.outputWidth)×\(view.outputHeight), \(primitive.rawValue)")
     }
 

@@ -11,7 +11,7 @@ struct RenderCommand: AsyncParsableCommand {
             [--clean] [--overwrite] [--tile <N>] [--speed <F>] [--primitive <primitive>] [--compression <compression>] \
             [--index <N>] [--key <KEY_ID>] [--size <WxH>] [--margin <PX>] [--radius <PX>] [--spacing <S>] \
             [--fit <ink|frame>] [--brush <hard-round|soft-round>] [--width <PX>] [--format <script|inkml|ndjson>] \
-            [--skip-bad-lines] [--lines] [--region <X,Y,W,H>] [--scale <F>] [--pyramid <PATH>] \
+            [--skip-bad-lines] [--lines] [--region <X,Y,W,H>] [--scale <F>] [--preview] [--pyramid <PATH>] \
             [--layout <dz|xyz>] [--tile-size <N>]
             """,
         discussion: """
@@ -44,7 +44,8 @@ struct RenderCommand: AsyncParsableCommand {
               stipple render quickdraw/ -o all.npy --width 2 --skip-bad-lines
             Views and pyramids (docs/views.md): --region X,Y,W,H writes that rectangle of the \
             canvas, --scale F (0 < F ≤ 1) or --size WxH (the largest scale that fits) shrinks it \
-            exactly as the canvas's pyramid of 2×2 means does; --pyramid PATH writes the whole \
+            exactly as the canvas's pyramid of 2×2 means does (--preview: drawn straight at that \
+            scale, faster, approximate); --pyramid PATH writes the whole \
             canvas as Deep Zoom tiles (PATH.dzi, PATH_files/) or, with --layout xyz, as Leaflet's \
             PATH/Z/X/Y.png, drawn band by band in the memory of a band.
               stipple render huge.json --region 4096,4096,1920,1080 -o detail.png

@@ -3,11 +3,14 @@ import Stipple
 
 /// `render`'s views and pyramids (docs/views.md).
 struct ViewArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Write only this rectangle of the canvas: X,Y,W,H in canvas pixels (inside the canvas). With --scale or --size it is shrunk as the canvas's pyramid shrinks it; at scale 1 it is the crop of the full render, byte for byte, drawn in the time and memory of the rectangle.", valueName: "X,Y,W,H"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Write only this rectangle of the canvas: X,Y,W,H in canvas pixels (inside the canvas). With --scale or --size it is shrunk as the canvas's pyramid shrinks it; at scale 1 it is the crop of the full render, byte for byte, drawn in the time and memory of the rectangle.", valueName: "X,Y,W,H"))
     var region: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Output pixels per canvas pixel, above 0 and at most 1: the view (--region, or the whole canvas) at that scale, from the pyramid of exact 2×2 means. With a script, --size WxH instead picks the largest scale whose image fits in W×H.", valueName: "F"))
     var scale: Double?
+
+    @Flag(help: "With --scale or --size: draw the stamps straight at the view's scale (time follows the stamps in the region, not its pixels), an approximation of the exact view; a stamp narrower than a pixel keeps its coverage (docs/views.md gives the error).")
+    var preview = false
 
     @Option(help: ArgumentHelp("Write the frame as a tile pyramid instead of one PNG: Deep Zoom (PATH.dzi and PATH_files/LEVEL/COL_ROW.png, tiles of 254 with 1 of overlap, as vips dzsave) or, with --layout xyz, PATH/Z/X/Y.png (256 tiles for Leaflet, PATH/pyramid.json). The descriptor is written last; an existing pyramid is replaced only with --overwrite.", valueName: "PATH"))
     var pyramid: String?
@@ -20,7 +23,7 @@ struct ViewArguments: ParsableArguments {
     var tileSize: Int?
 
     /// True when the run writes a view rather than the whole frame (`inkSize`: `--size` given with a script).
-    func asksForView(inkSize: String?) -> Bool { region != nil || scale != nil || inkSize != nil }
+    func asksForView(inkSize: String?) -> Bool { region != nil || scale != nil || inkSize != nil || preview }
 
     /// The rectangle asked for, parsed.
     func parsedRegion() throws -> (x: Int, y: Int, width: Int, height: Int)? {
@@ -39,15 +42,15 @@ struct ViewArguments: ParsableArguments {
         if let scale, !(scale > 0 && scale <= 1 && scale.isFinite) {
             throw ValidationError("--scale is above 0 and at most 1, such as 0.25 (got \(scale)); a view is never larger than its region.")
         }
-        let view = region != nil || scale != nil
+        let view = region != nil || scale != nil || preview
         if (view || pyramid != nil) && (frames || isDataset) {
-            throw ValidationError("--region, --scale and --pyramid render one frame (--frame N), not --frames or a dataset.")
+            throw ValidationError("--region, --scale, --preview and --pyramid render one frame (--frame N), not --frames or a dataset.")
         }
         if (view || pyramid != nil) && inkInput {
-            throw ValidationError("--region, --scale and --pyramid apply to scripts; convert the ink first (stipple convert).")
+            throw ValidationError("--region, --scale, --preview and --pyramid apply to scripts; convert the ink first (stipple convert).")
         }
         if pyramid != nil && view {
-            throw ValidationError("--pyramid writes the whole canvas at every scale; leave --region and --scale out.")
+            throw ValidationError("--pyramid writes the whole canvas at every scale; leave --region, --scale and --preview out.")
         }
         if pyramid != nil && !output.isEmpty {
             throw ValidationError("--pyramid PATH names what is written; leave -o out.")

@@ -53,7 +53,7 @@ extension Renderer {
                         let file = deepZoom ? "\(paths.tiles)/\(name)/\(c)_\(r).png" : "\(paths.tiles)/\(name)/\(c)/\(r).png"
                         do {
                             let bytes = try PNGFile.encode(Image(width: tw, height: th, premultiplied: pixels), compression: compression)
-                            try OutputFile.write(bytes, to: file, durable: false)
+                            try Self.writeTile(bytes, to: file)
                             written.withLock { $0.tiles += 1; $0.bytes += bytes.count }
                         } catch {
                             failure.withLock { if $0 == nil { $0 = error } }
@@ -91,6 +91,17 @@ extension Renderer {
         let totals = written.withLock { $0 }
         return PyramidSummary(descriptor: paths.descriptor, tiles: paths.tiles, levels: top + 1,
                               tileCount: totals.tiles, bytes: totals.bytes)
+    }
+
+    /// Writes a tile's file in place: tiles are many and small, and the pyramid is complete
+    /// only once its descriptor is written, so a tile needs no file of its own to be renamed.
+    static func writeTile(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw InputError(file: path, "cannot write the tile: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        try FileDescriptor.writeAll(fd, bytes, name: path)
     }
 
     /// Refuses a pyramid that exists unless `overwrite`; with it, removes the old one's
