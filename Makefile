@@ -24,7 +24,7 @@ BENCH_APT_PACKAGES := libcairo2 libvips-tools
 N ?= 200
 SEED ?= 1
 
-.PHONY: differential docs integrations test-bare-clone fuzz-smoke deps test-deps bench-deps apt-install build build-release run test bench bench-session soak-session goldens soak sanitize fuzz fuzz-cli examples clean
+.PHONY: differential docs integrations test-bare-clone fuzz-smoke deps test-deps bench-deps apt-install build build-release run test bench bench-views bench-session soak-session goldens soak sanitize fuzz fuzz-cli examples clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -99,6 +99,12 @@ bench: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --chart $(OUT)/bench.svg | tee $(OUT)/bench.txt
 	@echo "Table: $(OUT)/bench.txt, chart: $(OUT)/bench.svg"
+
+# A heavy drawing looked at (docs/views.md; not in `make bench`, minutes): a pyramid against
+# render + vips dzsave, a view against its rectangle alone, a 65536² pyramid's peak memory.
+bench-views: bench-deps build-release
+	@mkdir -p $(OUT)
+	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario views | tee $(OUT)/bench-views.txt
 
 # Drawing sessions at full size (docs/sessions.md; not in `make bench`): undo latency over
 # 1 000 baked strokes, 3 000 frames of a long session, 10 000 strokes at maxAge 0, a

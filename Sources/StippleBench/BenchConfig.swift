@@ -33,11 +33,15 @@ package struct BenchConfig: Sendable, Codable {
         /// A Quick, Draw!-shaped dataset to 256×256 PNGs and a 28×28 .npy, against a Python
         /// pipeline (cairocffi, Pillow, numpy) on the same drawings (BenchInk.swift).
         case ink
+        /// A heavy drawing looked at: a tile pyramid against render + `vips dzsave`, a view
+        /// against its rectangle drawn alone, a huge pyramid's peak memory (BenchViews.swift).
+        case views
     }
 
-    /// The standard set leaves `session` to `make bench-session` (it takes minutes at full size);
+    /// The standard set leaves `session` and `views` to `make bench-session` and `make
+    /// bench-views` (they take minutes at full size), and `bake` to `video` (which runs it);
     /// `quick` runs every scenario.
-    package var scenarios: [Scenario] = Scenario.allCases.filter { $0 != .session && $0 != .bake }
+    package var scenarios: [Scenario] = Scenario.allCases.filter { $0 != .session && $0 != .bake && $0 != .views }
     package var width = 1280
     package var height = 720
     package var stamps = 100_000
@@ -90,6 +94,13 @@ package struct BenchConfig: Sendable, Codable {
     package var modeRenderSize = [1920, 1080]
     /// Drawings of the ink scenario.
     package var inkDrawings = 10_000
+    /// The views scenario: the drawing's side and strokes, and the side of the pyramid whose
+    /// peak memory is measured.
+    package var viewsSide = 16_384
+    package var viewsStrokes = 1_500
+    package var viewsPeakSide = 65_536
+    /// The side of the drawings a preview's error is measured on.
+    package var viewsPreviewSide = 4_096
     /// The stamps' spacing in the ink scenario (render's --spacing).
     package var inkSpacing = 0.3
 
@@ -128,6 +139,10 @@ package struct BenchConfig: Sendable, Codable {
         c.modeBakeSize = [160, 90, 12]
         c.modeRenderSize = [320, 240]
         c.inkDrawings = 200
+        c.viewsSide = 2_048
+        c.viewsStrokes = 40
+        c.viewsPeakSide = 4_096
+        c.viewsPreviewSide = 512
         return c
     }
 }

@@ -37,6 +37,7 @@ package struct BenchSuite: Sendable {
             case .tiles: try await tiles(renderer, &report)
             case .modes: try await modes(renderer, &report)
             case .ink: try await ink(renderer, &report)
+            case .views: try await views(renderer, &report)
             }
         }
         return report

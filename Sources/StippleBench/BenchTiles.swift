@@ -68,28 +68,7 @@ extension BenchSuite {
         let out = folder.appendingPathComponent("large.png").path
         // A canvas that one pass could draw is tiled on purpose, so the quick run streams too.
         let args = [exe, "render", script, "-o", out] + (side * side > Renderer.onePassPixels ? [] : ["--tile", "256"])
-        var pid: pid_t = 0
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        let start = DispatchTime.now().uptimeNanoseconds
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let rc = posix_spawn(&pid, exe, &actions, nil, &argv, environ)
-        guard rc == 0 else { throw RenderError("cannot start \(exe): \(String(cString: strerror(rc)))") }
-        // The child's own high-water mark, read from /proc while it runs: wait4's ru_maxrss
-        // would also count this process's peak (the child shares its memory until exec).
-        var status: Int32 = 0
-        var peak = 0
-        while true {
-            peak = max(peak, BenchSuite.highWaterKiB(of: pid))
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid { break }
-            if done < 0 && errno != EINTR { throw RenderError("lost the stipple render child: \(String(cString: strerror(errno)))") }
-            usleep(10_000)
-        }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let (seconds, peak, status) = try BenchSuite.runMeasured(args)
         guard status == 0 else { throw RenderError("stipple render of a \(side)² canvas failed (status \(status))") }
         return (seconds, peak)
     }
