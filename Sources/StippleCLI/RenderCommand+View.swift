@@ -13,6 +13,15 @@ extension RenderCommand {
             let layout = views.layout ?? .deepZoom
             let options = PyramidOptions(layout: layout, tileSize: views.tileSize, compression: compression, overwrite: overwrite)
             var progress: ProgressLine?
+            if let shard, let part = FrameShardText.parse(shard) {
+                let record = try await renderer.writePyramidPart(scene, frame: n, to: path, part: part.k, of: part.n, options: options,
+                                                                 primitive: primitive, tile: tile) { done, count in
+                    if progress == nil { progress = ProgressLine(total: count, label: "rendering bands of the pyramid's part") }
+                    progress?.update(done)
+                }
+                return note("\(path): part \(part.k) of \(part.n) of frame \(n) of \(script), canvas rows \(record.rows[0])..<\(record.rows[1]), "
+                            + "\(record.tiles) tiles; stipple pyramid-join \(path)\(layout == .xyz ? " --layout xyz" : "") finishes it once every part is written")
+            }
             let summary = try await renderer.writePyramid(scene, frame: n, to: path, options: options, primitive: primitive,
                                                           tile: tile) { done, count in
                 if progress == nil { progress = ProgressLine(total: count, label: "rendering bands of the pyramid") }
@@ -45,6 +54,14 @@ extension RenderCommand {
         }
         note("\(output): frame \(n) of \(script), \(views.preview ? "preview" : "view") \(view.x),\(view.y),\(view.width),\(view.height) of \(w)×\(h) "
              + "at scale \(formatScale(view.scale)), \(view.outputWidth)×\(view.outputHeight), \(primitive.rawValue)")
+    }
+
+    /// `K/N`, checked in validate().
+    private enum FrameShardText {
+        static func parse(_ text: String) -> (k: Int, n: Int)? {
+            let p = text.split(separator: "/").compactMap { Int($0) }
+            return p.count == 2 ? (p[0], p[1]) : nil
+        }
     }
 
     private func formatScale(_ s: Double) -> String {

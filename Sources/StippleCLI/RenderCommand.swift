@@ -73,7 +73,7 @@ struct RenderCommand: AsyncParsableCommand {
             transform: FrameSelection.parse)
     var frames: FrameSelection?
 
-    @Option(help: ArgumentHelp("With --frames: render only the K-th of N contiguous parts of the range (K from 1), named as the whole run names them, so that N processes or machines can share the work and one folder (docs/distributed.md). With a .ndjson file into a folder or .npy: the K-th of N contiguous parts of its drawings.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("With --frames: render only the K-th of N contiguous parts of the range (K from 1), named as the whole run names them, so that N processes or machines can share the work and one folder (docs/distributed.md). With a .ndjson file into a folder or .npy: the K-th of N contiguous parts of its drawings. With --pyramid: the K-th of N parts of the canvas's rows of tiles; stipple pyramid-join finishes the pyramid.", valueName: "K/N"))
     var shard: String?
 
     @Flag(help: "With --frames: remove frame-NNNN.png files this run does not write (outside A...B, or of another digit width) that an earlier render left in the folder.")
@@ -131,9 +131,12 @@ struct RenderCommand: AsyncParsableCommand {
         if let frames, shard == nil { try frames.validate() }  // a shard's part is checked once resolved
         if let shard {
             guard FrameShard(shard) != nil else { throw ValidationError("--shard is K/N with 1 ≤ K ≤ N, such as 2/3 (got \(shard)).") }
-            guard frames != nil || isDataset else {
-                throw ValidationError("--shard splits --frames A...B, or a .ndjson file's drawings into a folder or .npy; please give --frames too.")
+            guard frames != nil || isDataset || views.pyramid != nil else {
+                throw ValidationError("--shard splits --frames A...B, a .ndjson file's drawings into a folder or .npy, or a --pyramid's tiles; please give --frames too.")
             }
+        }
+        if shard != nil && views.pyramid != nil && overwrite {
+            throw ValidationError("a part of a pyramid (--shard) never replaces files: remove the old pyramid first, then write every part.")
         }
         if !isDataset, (try? ink.inkFormat(of: script)) == nil { try ink.refuseFor(script: script, viewSize: true) }
         if ink.skipBadLines && !isDataset {

@@ -18,7 +18,7 @@ struct StippleCommand: AsyncParsableCommand {
         version: StippleVersion.string,
         subcommands: [RenderCommand.self, StampsCommand.self, DescribeCommand.self, ConvertCommand.self,
                       BrushCommand.self, CompareCommand.self, InfoCommand.self, BenchCommand.self,
-                      TestCommand.self, BisectCommand.self, BakeCommand.self] + testOnlyCommands
+                      TestCommand.self, BisectCommand.self, BakeCommand.self, PyramidJoinCommand.self] + testOnlyCommands
     )
 
     /// Commands Stipple's own tests run as child processes: in debug builds only.

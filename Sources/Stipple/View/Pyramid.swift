@@ -36,6 +36,33 @@ public struct PyramidOptions: Sendable {
 
     /// The largest tile side accepted.
     public static let maxTileSize = 8192
+
+    /// Throws, naming `path`, when a field is out of range.
+    func validate(for path: String) throws {
+        guard (1...PyramidOptions.maxTileSize).contains(tileSize) else {
+            throw InputError(file: path, "a tile is 1 to \(PyramidOptions.maxTileSize) pixels a side (got \(tileSize))")
+        }
+        guard overlap >= 0, overlap * 2 < tileSize else {
+            throw InputError(file: path, "a tile's overlap is 0 to less than half its side (got \(overlap) for \(tileSize))")
+        }
+        guard (0...9).contains(compression) else {
+            throw InputError(file: path, "a PNG compression level is 0 to 9 (got \(compression))")
+        }
+    }
+
+    /// The overlap tiles are cut with (xyz has none).
+    var tileOverlap: Int { layout == .deepZoom ? overlap : 0 }
+
+    /// The highest pyramid level written for a `width` × `height` canvas: Deep Zoom goes up to
+    /// 1×1, xyz up to the level that fits one tile.
+    func topLevel(_ width: Int, _ height: Int) -> Int {
+        guard layout == .xyz else { return View.topLevel(width, height) }
+        var top = 0
+        while max(View.levelSize(width, height, level: top).width, View.levelSize(width, height, level: top).height) > tileSize {
+            top += 1
+        }
+        return top
+    }
 }
 
 /// What a pyramid run wrote.
@@ -52,6 +79,8 @@ public struct PyramidSummary: Sendable {
 struct PyramidPaths {
     let descriptor: String
     let tiles: String
+    /// Where the shards of a pyramid leave their parts for `Pyramid.join`.
+    var parts: String { tiles + "/parts" }
 
     init(_ path: String, layout: PyramidOptions.Layout) {
         var base = path
@@ -69,7 +98,8 @@ struct PyramidPaths {
 
 /// Cuts one level's rows into tiles as they arrive: tile row r is written once the rows it
 /// covers (with its overlap) are in, and rows no later tile needs are let go, so a level holds
-/// a tile row and its overlap, never the level.
+/// a tile row and its overlap, never the level. A shard's tiler cuts only `tileRows`, its rows
+/// starting at `firstRow`.
 struct LevelTiler {
     let width: Int, height: Int
     let tileSize: Int, overlap: Int
@@ -77,18 +107,32 @@ struct LevelTiler {
     let padded: Bool
     /// The level's rows from `first` on, premultiplied RGBA.
     private var rows: [UInt8] = []
-    private var first = 0
-    private(set) var received = 0
-    private(set) var nextTileRow = 0
+    private var first: Int
+    /// The next row expected (rows arrive in order from `firstRow`).
+    private(set) var received: Int
+    private(set) var nextTileRow: Int
+    let lastTileRow: Int
 
-    init(width: Int, height: Int, tileSize: Int, overlap: Int, padded: Bool) {
+    init(width: Int, height: Int, tileSize: Int, overlap: Int, padded: Bool, tileRows: Range<Int>? = nil) {
         self.width = width; self.height = height
         self.tileSize = tileSize; self.overlap = overlap
         self.padded = padded
+        let all = 0..<((height + tileSize - 1) / tileSize)
+        let chosen = tileRows ?? all
+        nextTileRow = chosen.lowerBound
+        lastTileRow = chosen.upperBound
+        first = chosen.isEmpty ? 0 : max(0, chosen.lowerBound * tileSize - overlap)
+        received = first
     }
 
-    var tileRows: Int { (height + tileSize - 1) / tileSize }
     var tileColumns: Int { (width + tileSize - 1) / tileSize }
+    /// True when every tile row it cuts is written.
+    var isDone: Bool { nextTileRow >= lastTileRow }
+    /// The level rows this tiler reads.
+    var rowsNeeded: Range<Int> {
+        guard lastTileRow > nextTileRow || received > first else { return 0..<0 }
+        return first..<span(lastTileRow - 1, extent: height).upperBound
+    }
 
     /// The level pixels of tile `index` along a side of `extent`: with its overlap, cut at the edges.
     func span(_ index: Int, extent: Int) -> Range<Int> {
@@ -98,14 +142,15 @@ struct LevelTiler {
     /// Takes the next row; returns the tile rows now complete, each as (row, tiles) where a
     /// tile is (column, its pixels' size, premultiplied pixels).
     mutating func push(_ row: UnsafeRawBufferPointer) -> [(Int, [(Int, Int, Int, [UInt8])])] {
+        guard !isDone else { return [] }
         rows.append(contentsOf: row)
         received += 1
         var done: [(Int, [(Int, Int, Int, [UInt8])])] = []
-        while nextTileRow < tileRows && received >= span(nextTileRow, extent: height).upperBound {
+        while nextTileRow < lastTileRow && received >= span(nextTileRow, extent: height).upperBound {
             done.append((nextTileRow, cut(nextTileRow)))
             nextTileRow += 1
             // Rows above the next tile row's first are not needed again.
-            let keep = nextTileRow < tileRows ? span(nextTileRow, extent: height).lowerBound : received
+            let keep = nextTileRow < lastTileRow ? span(nextTileRow, extent: height).lowerBound : received
             if keep > first {
                 rows.removeFirst((keep - first) * width * 4)
                 first = keep

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension Renderer {
     /// Writes frame `frame` of `scene` as a tile pyramid at `path` (`PyramidOptions`): the
@@ -10,98 +9,81 @@ extension Renderer {
     public nonisolated func writePyramid(_ scene: Scene, frame: Int, to path: String, options: PyramidOptions = PyramidOptions(),
                                          primitive: Primitive = .points, tile: Int? = nil,
                                          progress: (Int, Int) -> Void = { _, _ in }) async throws -> PyramidSummary {
-        guard (1...PyramidOptions.maxTileSize).contains(options.tileSize) else {
-            throw InputError(file: path, "a tile is 1 to \(PyramidOptions.maxTileSize) pixels a side (got \(options.tileSize))")
-        }
-        guard options.overlap >= 0, options.overlap * 2 < options.tileSize else {
-            throw InputError(file: path, "a tile's overlap is 0 to less than half its side (got \(options.overlap) for \(options.tileSize))")
-        }
-        guard (0...9).contains(options.compression) else {
-            throw InputError(file: path, "a PNG compression level is 0 to 9 (got \(options.compression))")
-        }
+        try options.validate(for: path)
         let paths = PyramidPaths(path, layout: options.layout)
         try Self.preparePyramid(paths, overwrite: options.overwrite)
         let (w, h) = (scene.canvas.width, scene.canvas.height)
-        let deepZoom = options.layout == .deepZoom
-        // Deep Zoom: every level from the canvas (k = 0) to 1×1. xyz: up to the level that fits one tile.
-        var top = View.topLevel(w, h)
-        if !deepZoom {
-            top = 0
-            while max(View.levelSize(w, h, level: top).width, View.levelSize(w, h, level: top).height) > options.tileSize { top += 1 }
-        }
-        var tilers = (0...top).map { k -> LevelTiler in
-            let size = View.levelSize(w, h, level: k)
-            return LevelTiler(width: size.width, height: size.height, tileSize: options.tileSize,
-                              overlap: deepZoom ? options.overlap : 0, padded: !deepZoom)
-        }
-        let written = Mutex((tiles: 0, bytes: 0))
-        let failure = Mutex<Error?>(nil)
-        let compression = Int32(options.compression)
+        let writer = PyramidTileWriter(paths: paths, options: options, width: w, height: h)
+        var tilers = (0...writer.top).map { writer.tiler(level: $0) }
         do {
-            try await levelRows(scene, frame: frame, area: PixelBox(x0: 0, y0: 0, x1: w, y1: h), levels: top,
+            try await levelRows(scene, frame: frame, area: PixelBox(x0: 0, y0: 0, x1: w, y1: h), levels: writer.top,
                                 primitive: primitive, tile: tile, bandDone: progress) { k, row in
-                let finished = tilers[k].push(row)
-                guard !finished.isEmpty else { return }
-                // Level k is Deep Zoom's level top − k, and xyz's zoom top − k.
-                let name = String(top - k)
-                for (r, tiles) in finished {
-                    let folders = deepZoom ? [paths.tiles + "/" + name]
-                        : tiles.map { paths.tiles + "/" + name + "/" + String($0.0) }
-                    if r == 0 { for f in Set(folders) { try FileManager.default.createDirectory(atPath: f, withIntermediateDirectories: true) } }
-                    DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
-                        let (c, tw, th, pixels) = tiles[i]
-                        let file = deepZoom ? "\(paths.tiles)/\(name)/\(c)_\(r).png" : "\(paths.tiles)/\(name)/\(c)/\(r).png"
-                        do {
-                            let bytes = try PNGFile.encode(Image(width: tw, height: th, premultiplied: pixels), compression: compression)
-                            try Self.writeTile(bytes, to: file)
-                            written.withLock { $0.tiles += 1; $0.bytes += bytes.count }
-                        } catch {
-                            failure.withLock { if $0 == nil { $0 = error } }
-                        }
-                    }
-                    if let error = failure.withLock({ $0 }) { throw error }
-                }
+                try writer.write(level: k, tilers[k].push(row))
             }
-            precondition(tilers.allSatisfy { $0.nextTileRow == $0.tileRows }, "every level cut into tiles")
-            let descriptor = deepZoom
-                ? """
-                  <?xml version="1.0" encoding="UTF-8"?>
-                  <Image xmlns="http://schemas.microsoft.com/deepzoom/2008"
-                    Format="png"
-                    Overlap="\(options.overlap)"
-                    TileSize="\(options.tileSize)"
-                    >
-                    <Size
-                      Height="\(h)"
-                      Width="\(w)"
-                    />
-                  </Image>
-
-                  """
-                : """
-                  {"layout": "xyz", "format": "png", "width": \(w), "height": \(h), "tileSize": \(options.tileSize), \
-                  "minZoom": 0, "maxZoom": \(top)}
-
-                  """
-            try OutputFile.write(Array(descriptor.utf8), to: paths.descriptor, durable: true)
+            precondition(tilers.allSatisfy(\.isDone), "every level cut into tiles")
+            try writer.writeDescriptor()
         } catch {
             try? FileManager.default.removeItem(atPath: paths.tiles)
             throw error
         }
-        let totals = written.withLock { $0 }
-        return PyramidSummary(descriptor: paths.descriptor, tiles: paths.tiles, levels: top + 1,
-                              tileCount: totals.tiles, bytes: totals.bytes)
+        return writer.summary
     }
 
-    /// Writes a tile's file in place: tiles are many and small, and the pyramid is complete
-    /// only once its descriptor is written, so a tile needs no file of its own to be renamed.
-    static func writeTile(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw InputError(file: path, "cannot write the tile: \(String(cString: strerror(errno)))")
+    /// Writes part `part` of `parts` of the pyramid at `path` (`render --pyramid --shard K/N`):
+    /// the canvas's own tiles for its share of their rows, drawn from the rows those tiles
+    /// need, and its rows of level 1 for `Pyramid.join`, which builds every level above from
+    /// all the parts, to the same bytes as one run. Parts may run at once, on several machines
+    /// sharing the folder; each writes only its own files, its part's record last.
+    public nonisolated func writePyramidPart(_ scene: Scene, frame: Int, to path: String, part: Int, of parts: Int,
+                                             options: PyramidOptions = PyramidOptions(), primitive: Primitive = .points,
+                                             tile: Int? = nil, progress: (Int, Int) -> Void = { _, _ in }) async throws -> PyramidPart {
+        try options.validate(for: path)
+        guard parts >= 1, (1...parts).contains(part) else { throw InputError(file: path, "a part is K of N with 1 ≤ K ≤ N (got \(part) of \(parts))") }
+        guard parts == 1 || options.tileSize % 2 == 0 else {
+            throw InputError(file: path, "a pyramid in parts has tiles of an even side, so that each part's rows pair up "
+                             + "(got \(options.tileSize))")
         }
-        defer { close(fd) }
-        try FileDescriptor.writeAll(fd, bytes, name: path)
+        let paths = PyramidPaths(path, layout: options.layout)
+        if FileSystem.entry(at: paths.descriptor) != .missing {
+            throw InputError(file: paths.descriptor, "exists: the pyramid is complete; remove it before writing it again in parts")
+        }
+        try FileManager.default.createDirectory(atPath: paths.parts, withIntermediateDirectories: true)
+        let (w, h) = (scene.canvas.width, scene.canvas.height)
+        let writer = PyramidTileWriter(paths: paths, options: options, width: w, height: h)
+        let tileRows = (h + options.tileSize - 1) / options.tileSize
+        let ownTiles = (part - 1) * tileRows / parts..<(part * tileRows / parts)
+        let own = min(h, ownTiles.lowerBound * options.tileSize)..<min(h, ownTiles.upperBound * options.tileSize)
+        var record = PyramidPart(part: part, parts: parts, width: w, height: h, layout: options.layout.rawValue,
+                                 tileSize: options.tileSize, overlap: options.overlap, compression: options.compression,
+                                 rows: [own.lowerBound, own.upperBound], levelOneRows: 0, tiles: 0, bytes: 0)
+        let rowsFile = paths.parts + "/" + record.rowsName
+        if !own.isEmpty {
+            var tiler = writer.tiler(level: 0, tileRows: ownTiles)
+            let drawn = tiler.rowsNeeded
+            var halving = HalvingRows(width: w)
+            let out = open(rowsFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard out >= 0 else { throw InputError(file: rowsFile, "cannot write: \(String(cString: strerror(errno)))") }
+            defer { close(out) }
+            var levelOne = 0
+            func keep(_ row: [UInt8]) throws {
+                try FileDescriptor.writeAll(out, row, name: rowsFile)
+                levelOne += 1
+            }
+            var y = drawn.lowerBound
+            try await levelRows(scene, frame: frame, area: PixelBox(x0: 0, y0: drawn.lowerBound, x1: w, y1: drawn.upperBound),
+                                levels: 0, primitive: primitive, tile: tile, bandDone: progress) { _, row in
+                try writer.write(level: 0, tiler.push(row))
+                if writer.top >= 1 && own.contains(y), let up = halving.push(row) { try keep(up) }
+                y += 1
+            }
+            if writer.top >= 1, let up = halving.finish() { try keep(up) }
+            precondition(tiler.isDone, "the part's tiles cut")
+            record.levelOneRows = levelOne
+        }
+        record.tiles = writer.tiles
+        record.bytes = writer.bytes
+        try OutputFile.write(Array(try JSONEncoder().encode(record)), to: paths.parts + "/" + record.recordName, durable: true)
+        return record
     }
 
     /// Refuses a pyramid that exists unless `overwrite`; with it, removes the old one's
