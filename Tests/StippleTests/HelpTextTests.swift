@@ -5,7 +5,7 @@ import XCTest
 /// example too long for the width continues on the next line after a shell ` \`, so the
 /// lines joined back give the command as written.
 final class HelpTextTests: XCTestCase {
-    static let commands = ["", "render", "bake", "stamps", "describe", "convert", "brush", "compare", "info", "bench", "test"]
+    static let commands = ["", "render", "bake", "stamps", "describe", "convert", "brush", "compare", "info", "bench", "test", "pyramid-join"]
 
     func help(_ command: String, columns: Int) throws -> String {
         let run = try TestSupport.stipple((command.isEmpty ? [] : [command]) + ["--help"],
