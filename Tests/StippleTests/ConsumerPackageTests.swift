@@ -37,6 +37,8 @@ final class ConsumerPackageTests: XCTestCase {
         assertNoWarningsOfStipple(run)
         XCTAssertTrue((run.stdout + run.stderr).contains("Test inkFromSwift() passed"), "the ink API from a user's package: "
                       + String((run.stdout + run.stderr).suffix(3000)))
+        XCTAssertTrue((run.stdout + run.stderr).contains("Test viewsFromSwift() passed"), "views from a user's package: "
+                      + String((run.stdout + run.stderr).suffix(3000)))
         print(String(format: "consumer package: first swift test (build included) %.1f s", Date().timeIntervalSince(started)))
         let names = ["flaky-case", "look", "loose", "sizes-4.1", "sizes-7.1", "twoCalls.1", "twoCalls.2"]
         let d = try driver()
@@ -120,7 +122,8 @@ final class ConsumerPackageTests: XCTestCase {
         // keeps it in git), so SwiftPM never warns that it is missing.
         try fm.createDirectory(at: goldenFolder, withIntermediateDirectories: true)
         try Data().write(to: goldenFolder.appendingPathComponent(".gitkeep"))
-        for rel in ["Package.swift", "Tests/ConsumerTests/ConsumerGoldenTests.swift", "Tests/ConsumerTests/ConsumerInkTests.swift"] {
+        for rel in ["Package.swift", "Tests/ConsumerTests/ConsumerGoldenTests.swift", "Tests/ConsumerTests/ConsumerInkTests.swift",
+                    "Tests/ConsumerTests/ConsumerViewTests.swift"] {
             let from = source.appendingPathComponent(rel), to = package.appendingPathComponent(rel)
             let data = try Data(contentsOf: from)
             if (try? Data(contentsOf: to)) != data {
