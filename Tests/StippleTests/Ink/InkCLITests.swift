@@ -63,8 +63,13 @@ final class InkCLITests: XCTestCase {
     func testInkOptionsAreRefusedForScripts() throws {
         let script = TestSupport.fixtures.appendingPathComponent("scripts").path
         let any = try FileManager.default.contentsOfDirectory(atPath: script).first { $0.hasSuffix(".json") }!
-        let run = try stipple(["render", (script as NSString).appendingPathComponent(any), "--size", "9x9", "-o", path("a.png")], status: 64)
+        let run = try stipple(["render", (script as NSString).appendingPathComponent(any), "--margin", "3", "-o", path("a.png")], status: 64)
         XCTAssertTrue(run.stderr.contains("apply to ink files"), run.stderr)
+        // With a script, --size is a view's size: the whole canvas fitted into it.
+        let demo = (script as NSString).appendingPathComponent("demo.json")
+        try stipple(["render", demo, "--size", "64x64", "-o", path("v.png")], status: 0)
+        let view = try PNGFile.read(path: path("v.png")).image
+        XCTAssertEqual([view.width, view.height], [64, 36], "640×360 fitted into 64×64")
     }
 
     /// A file of `count` Quick, Draw!-shaped drawings, deterministic.
