@@ -14,8 +14,9 @@ APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
 # For the tests only: headless Chromium opens the HTML report (the test skips without it);
 # ffmpeg is the video tests' oracle and the bake's container reader/writer (they skip without it);
 # libvips's `vips dzsave` is the pyramids' anchor (names, sizes, overlaps) and Leaflet shows an xyz
-# pyramid in Chromium (each skipped without it).
-TEST_APT_PACKAGES := chromium ffmpeg libvips-tools libjs-leaflet
+# pyramid in Chromium (each skipped without it); libturbojpeg0 and libwebp7, loaded at run time,
+# encode JPEG and WebP tiles.
+TEST_APT_PACKAGES := chromium ffmpeg libvips-tools libjs-leaflet libturbojpeg0 libwebp7
 # For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it), vips
 # (the views scenario's pyramid peer), and
 # cairocffi, numpy and pillow for the ink scenario's Python peer (pip; skipped without them).

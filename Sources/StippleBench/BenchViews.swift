@@ -1,3 +1,4 @@
+import CStipple
 import Foundation
 import Stipple
 
@@ -47,6 +48,15 @@ extension BenchSuite {
         report.rows.append(pyramidRow)
         report.targets.append(.init(name: "views: pyramid / render --compression 0, \(side)²", measured: pyramid.seconds / raw.seconds,
                                     limit: 1.3, atMost: true))
+        var err = [CChar](repeating: 0, count: 256)
+        let jpegPyramid = stp_jpeg_available(&err, err.count) == 1
+            ? try child("render --pyramid --tile-format jpeg", [exe, "render", script, "--pyramid", path("ours-jpeg/drawing"),
+                                                                "--tile-format", "jpeg"]) : nil
+        if let jpegPyramid {
+            report.rows.append(row("stipple render --pyramid --tile-format jpeg (quality 90)", jpegPyramid))
+        } else {
+            report.skipped.append("views: the JPEG pyramid (\(String(cString: err)))")
+        }
         if let vips = ["/usr/bin/vips", "/usr/local/bin/vips"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
             try FileManager.default.createDirectory(atPath: path("vips"), withIntermediateDirectories: true)
             let png = try child("vips dzsave --suffix .png", [vips, "dzsave", full, path("vips/png"), "--suffix", ".png"])
@@ -60,6 +70,10 @@ extension BenchSuite {
             }
             report.targets.append(.init(name: "views: pyramid (PNG tiles) speed-up over render + vips dzsave --suffix .png, \(side)²",
                                         measured: (render.seconds + png.seconds) / pyramid.seconds, limit: 2, atMost: false))
+            if let jpegPyramid {
+                report.targets.append(.init(name: "views: pyramid (JPEG tiles) speed-up over render + vips dzsave (JPEG), \(side)²",
+                                            measured: (render.seconds + jpeg.seconds) / jpegPyramid.seconds, limit: 2, atMost: false))
+            }
         } else {
             report.skipped.append("views: render + vips dzsave (vips is not on PATH: apt-get install libvips-tools)")
         }

@@ -11,7 +11,8 @@ extension RenderCommand {
             let renderer = try makeRenderer()
             try checkTile(renderer)
             let layout = views.layout ?? .deepZoom
-            let options = PyramidOptions(layout: layout, tileSize: views.tileSize, compression: compression, overwrite: overwrite)
+            let options = PyramidOptions(layout: layout, tileSize: views.tileSize, format: views.tileFormat ?? .png,
+                                         quality: views.quality ?? 90, compression: compression, overwrite: overwrite)
             var progress: ProgressLine?
             if let shard, let part = FrameShardText.parse(shard) {
                 let record = try await renderer.writePyramidPart(scene, frame: n, to: path, part: part.k, of: part.n, options: options,

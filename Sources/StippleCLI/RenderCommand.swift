@@ -12,7 +12,7 @@ struct RenderCommand: AsyncParsableCommand {
             [--index <N>] [--key <KEY_ID>] [--size <WxH>] [--margin <PX>] [--radius <PX>] [--spacing <S>] \
             [--fit <ink|frame>] [--brush <hard-round|soft-round>] [--width <PX>] [--format <script|inkml|ndjson>] \
             [--skip-bad-lines] [--lines] [--region <X,Y,W,H>] [--scale <F>] [--preview] [--pyramid <PATH>] \
-            [--layout <dz|xyz>] [--tile-size <N>]
+            [--layout <dz|xyz>] [--tile-size <N>] [--tile-format <png|jpeg|webp>] [--quality <Q>]
             """,
         discussion: """
             Frame N shows every stamp born at or before frame N, aged by N frames (docs/reference.md §3).

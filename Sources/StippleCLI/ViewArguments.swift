@@ -18,6 +18,12 @@ struct ViewArguments: ParsableArguments {
     @Option(help: "With --pyramid: dz (Deep Zoom, the default) or xyz (Leaflet's z/x/y).")
     var layout: PyramidOptions.Layout?
 
+    @Option(name: .customLong("tile-format"), help: "With --pyramid: png (exact, the default), jpeg (over white) or webp; JPEG and WebP need Debian's libturbojpeg0 and libwebp7.")
+    var tileFormat: PyramidOptions.TileFormat?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --tile-format jpeg or webp: the quality, 1 to 100 (default 90).", valueName: "Q"))
+    var quality: Int?
+
     @Option(name: .customLong("tile-size"), parsing: .unconditional,
             help: ArgumentHelp("With --pyramid: the tile side (default 254 for dz, 256 for xyz), 1 to \(PyramidOptions.maxTileSize).", valueName: "N"))
     var tileSize: Int?
@@ -55,9 +61,11 @@ struct ViewArguments: ParsableArguments {
         if pyramid != nil && !output.isEmpty {
             throw ValidationError("--pyramid PATH names what is written; leave -o out.")
         }
-        if pyramid == nil && (layout != nil || tileSize != nil) {
-            throw ValidationError("--layout and --tile-size apply to --pyramid.")
+        if pyramid == nil && (layout != nil || tileSize != nil || tileFormat != nil || quality != nil) {
+            throw ValidationError("--layout, --tile-size, --tile-format and --quality apply to --pyramid.")
         }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality is 1 to 100 (got \(quality)).") }
+        if quality != nil && (tileFormat ?? .png) == .png { throw ValidationError("--quality applies to --tile-format jpeg or webp.") }
         if let tileSize, !(1...PyramidOptions.maxTileSize).contains(tileSize) {
             throw ValidationError("--tile-size is 1 to \(PyramidOptions.maxTileSize) (got \(tileSize)).")
         }
@@ -66,3 +74,4 @@ struct ViewArguments: ParsableArguments {
 }
 
 extension PyramidOptions.Layout: ExpressibleByArgument {}
+extension PyramidOptions.TileFormat: ExpressibleByArgument {}

@@ -17,6 +17,7 @@
 #include "stp_png_stream.h"
 #include "stp_png_segment.h"
 #include "stp_blend.h"
+#include "stp_tile_codecs.h"
 #include "stp_stdio.h"
 
 #endif

@@ -1,3 +1,4 @@
+import CStipple
 import Foundation
 
 /// A tile pyramid on disk (docs/views.md), as image viewers read them:
@@ -15,7 +16,16 @@ public struct PyramidOptions: Sendable {
         case deepZoom = "dz"
         case xyz
     }
+    /// How tiles are encoded: PNG (exact, straight alpha), JPEG (over white, 4:2:0) or WebP
+    /// (lossy, with alpha). JPEG and WebP are encoded by Debian's libturbojpeg0 and libwebp7,
+    /// loaded at run time.
+    public enum TileFormat: String, Sendable, CaseIterable {
+        case png, jpeg, webp
+    }
     public var layout: Layout
+    public var format: TileFormat
+    /// JPEG's and WebP's quality, 1 to 100.
+    public var quality: Int
     /// Tile side (without overlap): 254 for Deep Zoom, 256 for xyz by default.
     public var tileSize: Int
     /// Pixels each tile repeats of its neighbours on every side (Deep Zoom only).
@@ -25,9 +35,11 @@ public struct PyramidOptions: Sendable {
     /// Replace a pyramid of the same name (by default an existing one is an error).
     public var overwrite: Bool
 
-    public init(layout: Layout = .deepZoom, tileSize: Int? = nil, overlap: Int? = nil,
-                compression: Int = Int(PNGFile.defaultCompression), overwrite: Bool = false) {
+    public init(layout: Layout = .deepZoom, tileSize: Int? = nil, overlap: Int? = nil, format: TileFormat = .png,
+                quality: Int = 90, compression: Int = Int(PNGFile.defaultCompression), overwrite: Bool = false) {
         self.layout = layout
+        self.format = format
+        self.quality = quality
         self.tileSize = tileSize ?? (layout == .deepZoom ? 254 : 256)
         self.overlap = overlap ?? (layout == .deepZoom ? 1 : 0)
         self.compression = compression
@@ -47,6 +59,11 @@ public struct PyramidOptions: Sendable {
         }
         guard (0...9).contains(compression) else {
             throw InputError(file: path, "a PNG compression level is 0 to 9 (got \(compression))")
+        }
+        guard (1...100).contains(quality) else { throw InputError(file: path, "a tile quality is 1 to 100 (got \(quality))") }
+        var err = [CChar](repeating: 0, count: 256)
+        if format == .jpeg && stp_jpeg_available(&err, err.count) == 0 || format == .webp && stp_webp_available(&err, err.count) == 0 {
+            throw InputError(file: path, String(cBuffer: err))
         }
     }
 

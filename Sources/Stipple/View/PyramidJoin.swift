@@ -8,6 +8,8 @@ public struct PyramidPart: Codable, Sendable, Equatable {
     public var width: Int, height: Int
     public var layout: String
     public var tileSize: Int, overlap: Int, compression: Int
+    /// The tiles' format and quality (`PyramidOptions.TileFormat`).
+    public var format: String, quality: Int
     /// The canvas rows [first, end) whose tiles it wrote.
     public var rows: [Int]
     public var levelOneRows: Int
@@ -51,7 +53,8 @@ public enum Pyramid {
                              + (missing.isEmpty ? "" : "; missing \(missing.map(String.init).joined(separator: ", "))"))
         }
         for r in records where r.width != first.width || r.height != first.height || r.layout != first.layout
-            || r.tileSize != first.tileSize || r.overlap != first.overlap || r.compression != first.compression {
+            || r.tileSize != first.tileSize || r.overlap != first.overlap || r.compression != first.compression
+            || r.format != first.format || r.quality != first.quality {
             throw InputError(file: paths.parts + "/" + r.recordName, "is a part of another pyramid (size, layout, tiles or compression differ)")
         }
         guard first.layout == layout.rawValue else {
@@ -64,7 +67,12 @@ public enum Pyramid {
         }
         guard end == first.height else { throw InputError(file: paths.parts, "parts cover rows 0 to \(end) of \(first.height)") }
 
-        let options = PyramidOptions(layout: layout, tileSize: first.tileSize, overlap: first.overlap, compression: first.compression)
+        guard let format = PyramidOptions.TileFormat(rawValue: first.format) else {
+            throw InputError(file: paths.parts, "holds tiles of an unknown format \(first.format)")
+        }
+        let options = PyramidOptions(layout: layout, tileSize: first.tileSize, overlap: first.overlap, format: format,
+                                     quality: first.quality, compression: first.compression)
+        try options.validate(for: path)
         let (w, h) = (first.width, first.height)
         let writer = PyramidTileWriter(paths: paths, options: options, width: w, height: h)
         // Every tile of the canvas's level is there.

@@ -1,3 +1,4 @@
+import CStipple
 import Foundation
 import Synchronization
 
@@ -32,13 +33,40 @@ final class PyramidTileWriter: Sendable {
     /// The file of tile (`column`, `row`) of pyramid level `k` (Deep Zoom's level and xyz's
     /// zoom are `top − k`).
     func file(level k: Int, column: Int, row: Int) -> String {
-        options.layout == .deepZoom ? "\(paths.tiles)/\(top - k)/\(column)_\(row).png"
-            : "\(paths.tiles)/\(top - k)/\(column)/\(row).png"
+        let ext = options.format.rawValue
+        return options.layout == .deepZoom ? "\(paths.tiles)/\(top - k)/\(column)_\(row).\(ext)"
+            : "\(paths.tiles)/\(top - k)/\(column)/\(row).\(ext)"
+    }
+
+    /// A tile's file: PNG of its straight pixels, JPEG of them over white, or WebP.
+    func encode(_ premultiplied: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var err = [CChar](repeating: 0, count: 256)
+        switch options.format {
+        case .png:
+            return try PNGFile.encode(Image(width: width, height: height, premultiplied: premultiplied),
+                                      compression: Int32(options.compression))
+        case .jpeg:
+            // Premultiplied colour over white: c + (255 − a).
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            for i in 0..<(width * height) {
+                let a = premultiplied[i * 4 + 3]
+                for c in 0..<3 { rgb[i * 3 + c] = premultiplied[i * 4 + c] &+ (255 - a) }
+            }
+            guard stp_jpeg_encode(rgb, Int32(width), Int32(height), Int32(options.quality), &out, &length, &err, err.count) == 0
+            else { throw RenderError("JPEG encoding failed: \(String(cBuffer: err))") }
+        case .webp:
+            let straight = Image(width: width, height: height, premultiplied: premultiplied).pixels
+            guard stp_webp_encode(straight, Int32(width), Int32(height), Float(options.quality), 0, &out, &length, &err, err.count) == 0
+            else { throw RenderError("WebP encoding failed: \(String(cBuffer: err))") }
+        }
+        defer { free(out) }
+        return [UInt8](UnsafeBufferPointer(start: out, count: length))
     }
 
     /// Encodes and writes rows of tiles of level `k` as `LevelTiler.push` returns them.
     func write(level k: Int, _ finished: [(Int, [(Int, Int, Int, [UInt8])])]) throws {
-        let compression = Int32(options.compression)
         for (r, tiles) in finished {
             let folders = Set(tiles.map { FileSystem.folder(of: file(level: k, column: $0.0, row: r)) })
             for f in folders where FileSystem.entry(at: f) != .folder {
@@ -48,7 +76,7 @@ final class PyramidTileWriter: Sendable {
             DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
                 let (c, tw, th, pixels) = tiles[i]
                 do {
-                    let bytes = try PNGFile.encode(Image(width: tw, height: th, premultiplied: pixels), compression: compression)
+                    let bytes = try encode(pixels, width: tw, height: th)
                     try Self.writeFile(bytes, to: file(level: k, column: c, row: r))
                     written.withLock { $0.tiles += 1; $0.bytes += bytes.count }
                 } catch {
@@ -65,7 +93,7 @@ final class PyramidTileWriter: Sendable {
             ? """
               <?xml version="1.0" encoding="UTF-8"?>
               <Image xmlns="http://schemas.microsoft.com/deepzoom/2008"
-                Format="png"
+                Format="\(options.format.rawValue)"
                 Overlap="\(options.overlap)"
                 TileSize="\(options.tileSize)"
                 >
@@ -77,7 +105,7 @@ final class PyramidTileWriter: Sendable {
 
               """
             : """
-              {"layout": "xyz", "format": "png", "width": \(width), "height": \(height), "tileSize": \(options.tileSize), \
+              {"layout": "xyz", "format": "\(options.format.rawValue)", "width": \(width), "height": \(height), "tileSize": \(options.tileSize), \
               "minZoom": 0, "maxZoom": \(top)}
 
               """

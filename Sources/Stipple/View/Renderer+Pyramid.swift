@@ -55,6 +55,7 @@ extension Renderer {
         let own = min(h, ownTiles.lowerBound * options.tileSize)..<min(h, ownTiles.upperBound * options.tileSize)
         var record = PyramidPart(part: part, parts: parts, width: w, height: h, layout: options.layout.rawValue,
                                  tileSize: options.tileSize, overlap: options.overlap, compression: options.compression,
+                                 format: options.format.rawValue, quality: options.quality,
                                  rows: [own.lowerBound, own.upperBound], levelOneRows: 0, tiles: 0, bytes: 0)
         let rowsFile = paths.parts + "/" + record.rowsName
         if !own.isEmpty {
