@@ -59,9 +59,10 @@ public struct View: Sendable, Equatable, CustomStringConvertible {
         guard maxWidth >= 1, maxHeight >= 1 else { throw InputError(file: "the view", "a size is at least 1×1 (got \(maxWidth)×\(maxHeight))") }
         var scale = min(1, Double(maxWidth) / Double(max(width, 1)), Double(maxHeight) / Double(max(height, 1)))
         try self.init(x: x, y: y, width: width, height: height, scale: scale, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
-        // Rounding may make the image a pixel larger than asked: shrink the scale until it fits.
+        // Rounding (or a level's edge pixel) may make the image a pixel larger than asked:
+        // shrink the scale by a ten-thousandth at a time until it fits.
         while outputWidth > maxWidth || outputHeight > maxHeight {
-            scale = scale.nextDown * (1 - 1e-9)
+            scale *= 1 - 1e-4
             try self.init(x: x, y: y, width: width, height: height, scale: scale, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         }
     }

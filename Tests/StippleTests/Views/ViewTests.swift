@@ -30,6 +30,17 @@ final class ViewTests: XCTestCase {
         }
     }
 
+    /// A fitted view is never larger than asked, and a pixel short of it at most, even where
+    /// a level's last pixel (an odd edge) would round the image up.
+    func testFittedViewsFit() throws {
+        for (w, h, fw, fh) in [(1001, 999, 500, 500), (1001, 3, 500, 1), (640, 360, 64, 64), (7, 5, 3, 3), (16385, 9, 1024, 1)] {
+            let view = try View(x: 0, y: 0, width: w, height: h, fitting: fw, fh, canvasWidth: w, canvasHeight: h)
+            XCTAssertLessThanOrEqual(view.outputWidth, fw, "\(w)×\(h) in \(fw)×\(fh)")
+            XCTAssertLessThanOrEqual(view.outputHeight, fh, "\(w)×\(h) in \(fw)×\(fh)")
+            XCTAssertTrue(view.outputWidth >= fw - 1 || view.outputHeight >= fh - 1, "\(w)×\(h) in \(fw)×\(fh): \(view)")
+        }
+    }
+
     /// The premultiplied canvas as the view engine draws it (level 0 of the whole canvas).
     static func canvas(_ scene: Scene, frame: Int, _ renderer: Renderer) async throws -> PyramidReference {
         var rows: [UInt8] = []
