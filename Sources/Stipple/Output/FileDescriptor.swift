@@ -23,6 +23,14 @@ enum FileDescriptor {
         }
     }
 
+    /// Opens `path` to be written in place (made, or emptied), for files that are part of a
+    /// whole made complete by another file written last (a pyramid's tiles and parts).
+    static func create(_ path: String) throws(InputError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InputError(file: path, "cannot write: \(FileSystem.reason(errno))") }
+        return fd
+    }
+
     /// As `write`, an error naming `name` when it fails.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], name: String, at offset: Int? = nil) throws(InputError) {
         let failure = write(fd, bytes, at: offset)

@@ -118,10 +118,7 @@ final class PyramidTileWriter: Sendable {
 
     /// Writes `bytes` to `path` in place.
     static func writeFile(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw InputError(file: path, "cannot write: \(String(cString: strerror(errno)))")
-        }
+        let fd = try FileDescriptor.create(path)
         defer { close(fd) }
         try FileDescriptor.writeAll(fd, bytes, name: path)
     }

@@ -62,8 +62,7 @@ extension Renderer {
             var tiler = writer.tiler(level: 0, tileRows: ownTiles)
             let drawn = tiler.rowsNeeded
             var halving = HalvingRows(width: w)
-            let out = open(rowsFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard out >= 0 else { throw InputError(file: rowsFile, "cannot write: \(String(cString: strerror(errno)))") }
+            let out = try FileDescriptor.create(rowsFile)
             defer { close(out) }
             var levelOne = 0
             func keep(_ row: [UInt8]) throws {
