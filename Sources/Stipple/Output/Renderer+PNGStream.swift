@@ -34,20 +34,31 @@ extension Renderer {
         let tiled = try await planTiles(scene, frame: frame, primitive: primitive, tile: tile)
         let writer = try PNGBandWriter(path: path, width: scene.canvas.width, height: scene.canvas.height,
                                        compression: Int32(compression), exclusive: exclusive)
-        // The next band is drawn on the render thread while this one is encoded here: two
-        // bands in memory at most.
+        do {
+            try await eachBand(of: tiled, bandDone: bandDone) { try writer.write(premultiplied: &$0) }
+            try writer.finish(durable: durable)
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// Draws `tiled` band by band and hands each band's rows to `take`, top to bottom: the
+    /// next band is drawn on the render thread while `take` works on this one (two bands in
+    /// memory at most). `bandDone` gets the bands taken and their count. The tile target is
+    /// freed at the end, or after a failure once the band in flight is done.
+    nonisolated func eachBand(of tiled: TiledFrame, bandDone: (Int, Int) -> Void = { _, _ in },
+                              take: (inout [UInt8]) throws -> Void) async throws {
         var next: Task<[UInt8], Error>? = Task { try await self.renderBand(tiled, 0) }
         do {
             for band in 0..<tiled.bandCount {
                 var rows = try await next!.value
                 next = band + 1 < tiled.bandCount ? Task { try await self.renderBand(tiled, band + 1) } : nil
-                try writer.write(premultiplied: &rows)
+                try take(&rows)
                 bandDone(band + 1, tiled.bandCount)
             }
-            try writer.finish(durable: durable)
         } catch {
             if let next { _ = try? await next.value }
-            writer.abandon()
             await endTiles()
             throw error
         }

@@ -41,9 +41,9 @@ extension Renderer {
         let writer = try PNGBandWriter(path: path, width: view.outputWidth, height: view.outputHeight,
                                        compression: Int32(compression))
         do {
-            try await viewRows(scene, frame: frame, view: view, primitive: primitive) { rows in
-                var rows = rows
-                try writer.write(premultiplied: &rows)
+            try await viewRows(scene, frame: frame, view: view, primitive: primitive) { row in
+                var copy = Array(row)  // the writer un-premultiplies in place
+                try writer.write(premultiplied: &copy)
             }
             try writer.finish()
         } catch {
@@ -60,11 +60,11 @@ extension Renderer {
     }
 
     /// Draws the view's area band by band (the next band drawn while this one is reduced)
-    /// and hands its level's rows to `take`, several at a time, top to bottom.
+    /// and hands its level's rows to `take`, one at a time, top to bottom.
     nonisolated func viewRows(_ scene: Scene, frame: Int, view: View, primitive: Primitive,
-                              take: ([UInt8]) throws -> Void) async throws {
+                              take: (UnsafeRawBufferPointer) throws -> Void) async throws {
         try await levelRows(scene, frame: frame, area: view.canvasArea, levels: view.level, primitive: primitive) { level, row in
-            if level == view.level { try take(Array(row)) }
+            if level == view.level { try take(row) }
         }
     }
 
@@ -76,24 +76,13 @@ extension Renderer {
         let tiled = try await planTiles(scene, frame: frame, primitive: primitive, tile: tile, area: area)
         var chain = PyramidRows(width: area.width, levels: levels)
         let rowBytes = area.width * 4
-        var next: Task<[UInt8], Error>? = Task { try await self.renderBand(tiled, 0) }
-        do {
-            for band in 0..<tiled.bandCount {
-                let rows = try await next!.value
-                next = band + 1 < tiled.bandCount ? Task { try await self.renderBand(tiled, band + 1) } : nil
-                try rows.withUnsafeBytes { all in
-                    for r in 0..<(all.count / rowBytes) {
-                        try chain.push(UnsafeRawBufferPointer(rebasing: all[(r * rowBytes)..<((r + 1) * rowBytes)]), emit: take)
-                    }
+        try await eachBand(of: tiled, bandDone: bandDone) { rows in
+            try rows.withUnsafeBytes { all in
+                for r in 0..<(all.count / rowBytes) {
+                    try chain.push(UnsafeRawBufferPointer(rebasing: all[(r * rowBytes)..<((r + 1) * rowBytes)]), emit: take)
                 }
-                bandDone(band + 1, tiled.bandCount)
             }
-            try chain.finish(emit: take)
-        } catch {
-            if let next { _ = try? await next.value }
-            await endTiles()
-            throw error
         }
-        await endTiles()
+        try chain.finish(emit: take)
     }
 }
