@@ -18,7 +18,8 @@ struct StippleCommand: AsyncParsableCommand {
         version: StippleVersion.string,
         subcommands: [RenderCommand.self, StampsCommand.self, DescribeCommand.self, ConvertCommand.self,
                       BrushCommand.self, CompareCommand.self, InfoCommand.self, BenchCommand.self,
-                      TestCommand.self, BisectCommand.self, BakeCommand.self, PyramidJoinCommand.self] + testOnlyCommands
+                      TestCommand.self, BisectCommand.self, BakeCommand.self, PyramidJoinCommand.self,
+                      ServeCommand.self] + testOnlyCommands
     )
 
     /// Commands Stipple's own tests run as child processes: in debug builds only.

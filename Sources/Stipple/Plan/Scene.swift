@@ -25,17 +25,7 @@ public struct Scene: Sendable {
 
     /// Loads a script's brushes and background. Errors name the file and the place.
     public init(script: Script) throws {
-        var brushes: [String: (key: String, brush: Brush)] = [:]
-        for name in script.brushOrder {
-            guard let spec = script.brushes[name] else { continue }
-            switch spec {
-            case let .builtin(kind, size, _):
-                brushes[name] = ("builtin:\(kind.rawValue):\(size)", Brush.builtin(kind, size: size))
-            case let .file(path, location):
-                let decoded = try Scene.readPNG(path, blaming: script.path, at: location, what: "brush \"\(name)\"")
-                brushes[name] = ("file:\(path)", Brush(image: decoded.image, hasAlpha: decoded.hasAlpha))
-            }
-        }
+        let brushes = try Scene.brushes(of: script)
         let background: CanvasBackground
         switch script.canvas.background {
         case let .color(c):
@@ -69,6 +59,23 @@ public struct Scene: Sendable {
         canvasSizeLocation = script.canvas.sizeLocation
         scriptPath = script.path
         session = script.session
+    }
+
+    /// The script's brushes by name, each with the key its texture is shared under (a
+    /// builtin's kind and size, a file's path): what its entries and live strokes draw with.
+    package static func brushes(of script: Script) throws -> [String: (key: String, brush: Brush)] {
+        var brushes: [String: (key: String, brush: Brush)] = [:]
+        for name in script.brushOrder {
+            guard let spec = script.brushes[name] else { continue }
+            switch spec {
+            case let .builtin(kind, size, _):
+                brushes[name] = ("builtin:\(kind.rawValue):\(size)", Brush.builtin(kind, size: size))
+            case let .file(path, location):
+                let decoded = try Scene.readPNG(path, blaming: script.path, at: location, what: "brush \"\(name)\"")
+                brushes[name] = ("file:\(path)", Brush(image: decoded.image, hasAlpha: decoded.hasAlpha))
+            }
+        }
+        return brushes
     }
 
     private static func readPNG(_ path: String, blaming script: String, at location: InputLocation,

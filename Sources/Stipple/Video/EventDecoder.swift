@@ -4,7 +4,7 @@ import Foundation
 /// events before it: times never go back, a stroke's first event names its brush, nothing
 /// follows a stroke's end; and the limits a script's strokes have (`EventBudget`, docs/limits.md).
 /// Errors are `file:line:column`.
-struct EventDecoder {
+package struct EventDecoder {
     let file: String
     /// The script's brushes (names an event may use).
     let brushes: Set<String>
@@ -25,7 +25,7 @@ struct EventDecoder {
     static let styleKeys = ["brush", "color", "radius", "spacing", "smoothing", "opacity", "speed", "rotation"]
 
     /// `script`: the baked script, its canvas the video's and its fps the video's rate.
-    init(file: String, script: Script) {
+    package init(file: String, script: Script) {
         self.file = file
         brushes = Set(script.brushes.keys)
         fps = script.fps
@@ -36,7 +36,7 @@ struct EventDecoder {
     }
 
     /// Decodes line number `line` (from 1); nil for a blank line.
-    mutating func decode(_ bytes: [UInt8], line: Int) throws(InputError) -> TouchEvent? {
+    package mutating func decode(_ bytes: [UInt8], line: Int) throws(InputError) -> TouchEvent? {
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return nil }
         let root: JSONValue
         do {

@@ -22,20 +22,7 @@ package final class LiveStrokes: @unchecked Sendable {
         fps = script.touchRate  // touch times to frames (a timelapse plays them faster)
         seed = script.seed
         firstIndex = script.draw.filter { $0.stroke != nil }.count
-        var brushes: [String: (String, Brush)] = [:]
-        for (name, spec) in script.brushes {
-            switch spec {
-            case let .builtin(kind, size, _): brushes[name] = ("builtin:\(kind.rawValue):\(size)", Brush.builtin(kind, size: size))
-            case let .file(path, location):
-                do {
-                    let decoded = try PNGFile.read(path: path)
-                    brushes[name] = ("file:\(path)", Brush(image: decoded.image, hasAlpha: decoded.hasAlpha))
-                } catch let error as InputError {
-                    throw InputError(file: script.path, location: location, "brush \"\(name)\": \(error)")
-                }
-            }
-        }
-        self.brushes = brushes
+        brushes = try Scene.brushes(of: script)
     }
 
     /// Applies the events due by frame `n`; returns the live strokes' layers in draw order

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Stipple
+import StippleServe
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Show a drawing of any size in the browser, and draw on it live with others.",
+        discussion: """
+            Prints the URL to open. The page pans and zooms the drawing (Leaflet): its tiles are \
+            rendered as they are asked for, each shown first as a quick preview, then exact. \
+            Anyone who can reach the server may look; drawing, undo, redo and clear need the \
+            token in the drawing URL it prints (open that one to draw). It listens on loopback \
+            unless --host says otherwise; --private asks the token for looking too.
+            What is drawn is kept in the journal (SCRIPT's name with .live.jsonl, or --journal): \
+            the touch events as `bake --events` reads them, made durable every second. A \
+            restart shows the drawing again; `stipple bake SCRIPT --events JOURNAL` replays it. \
+            docs/serve.md has the page, the messages and the security model.
+            Examples:
+              stipple serve drawing.json
+              stipple serve drawing.json --port 9000 --host 0.0.0.0 --private
+            """)
+
+    @Argument(help: "The script to serve (its strokes stay: maxAge 0).")
+    var script: String
+
+    @Option(help: "The port to listen on (0: any free one).")
+    var port = 8080
+
+    @Option(help: "The address to listen on: loopback unless you say otherwise (0.0.0.0: every interface).")
+    var host = "127.0.0.1"
+
+    @Flag(help: "Ask for the token to look at the drawing too, not only to draw.")
+    var `private` = false
+
+    @Option(help: "Where the drawing's live events are kept (default: SCRIPT with .live.jsonl).")
+    var journal: String?
+
+    @Option(help: "The tile cache's size, MiB.")
+    var cacheMb = 256
+
+    @Option(help: "Tile renders at once.")
+    var renders = 2
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port is 0 to 65535 (got \(port))") }
+        guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb is 1 to 4096 (got \(cacheMb))") }
+        guard (1...64).contains(renders) else { throw ValidationError("--renders is 1 to 64 (got \(renders))") }
+    }
+
+    func run() async throws {
+        var options = ServeOptions(token: ProcessInfo.processInfo.environment["STIPPLE_SERVE_TOKEN"] ?? ServeOptions.newToken())
+        options.host = host
+        options.port = port
+        options.isPrivate = `private`
+        options.journal = journal ?? ((script as NSString).deletingPathExtension + ".live.jsonl")
+        options.cacheBytes = cacheMb << 20
+        options.renders = renders
+        let server = try await StippleServer(script: script, options: options, renderer: try makeRenderer())
+        let (token, journal, isPrivate, script) = (options.token, options.journal ?? "", options.isPrivate, self.script)
+        let signals = [Int32(SIGINT), Int32(SIGTERM)].map { (sig: Int32) -> DispatchSourceSignal in
+            _ = Glibc.signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                Task {
+                    await server.drawing.flush()
+                    Glibc.exit(0)
+                }
+            }
+            source.resume()
+            return source
+        }
+        try await server.run { url in
+            // Written at once (not buffered): whoever started the server waits for the URL.
+            FileHandle.standardOutput.write(Data(("Serving \(script) at \(url)\(isPrivate ? "?token=\(token)" : "")\n"
+                                                  + "To draw, open: \(url)?token=\(token)\n"
+                                                  + "Journal: \(journal)\n").utf8))
+        }
+        _ = signals
+    }
+}

@@ -1,0 +1,50 @@
+/// At most `count` tile renders at once; the rest wait in order, previews ahead of exact
+/// tiles. A waiter whose task is cancelled leaves the line at once.
+actor RenderSlots {
+    private let count: Int
+    private var running = 0
+    private var waiting: [(id: Int, preview: Bool, continuation: CheckedContinuation<Void, Error>)] = []
+    private var nextID = 0
+    /// Renders started, and waiters cancelled before they started.
+    private(set) var started = 0, dropped = 0
+
+    init(count: Int) { self.count = max(1, count) }
+
+    /// How many wait for a slot.
+    var queued: Int { waiting.count }
+
+    func acquire(preview: Bool) async throws {
+        try Task.checkCancellation()
+        if running < count {
+            running += 1
+            started += 1
+            return
+        }
+        nextID += 1
+        let id = nextID
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
+                // Previews go before every exact tile waiting, after the previews already waiting.
+                let at = preview ? (waiting.firstIndex { !$0.preview } ?? waiting.count) : waiting.count
+                waiting.insert((id, preview, c), at: at)
+            }
+        } onCancel: {
+            Task { await self.cancel(id) }
+        }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            started += 1
+            waiting.removeFirst().continuation.resume()
+        }
+    }
+
+    private func cancel(_ id: Int) {
+        guard let i = waiting.firstIndex(where: { $0.id == id }) else { return }
+        dropped += 1
+        waiting.remove(at: i).continuation.resume(throwing: CancellationError())
+    }
+}

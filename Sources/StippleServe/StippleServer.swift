@@ -1,0 +1,306 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Stipple
+
+/// Each HTTP request's context: the connection it came on, whose closing ends the
+/// request's claim on a tile.
+struct ServeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+    /// Nothing served takes a body: a request carrying more than this is refused.
+    var maxUploadSize: Int { 4096 }
+}
+
+struct ServeSocketContext: WebSocketRequestContext, RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<ServeSocketContext>
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+    }
+}
+
+/// `stipple serve`: a drawing in the browser at any size, looked at by anyone who can reach
+/// it and drawn on by those who hold the token (docs/serve.md).
+///
+/// Routes, and nothing else: `/` the page, `/leaflet/…` Leaflet's own files (a fixed list),
+/// `/drawing.json` the drawing's size and zooms, `/tiles/Z/X/Y.png` its tiles (`?preview=1`
+/// for the quick one), `/live` the WebSocket of views, strokes and changes.
+public final class StippleServer: Sendable {
+    package let drawing: ServedDrawing
+    package let tiles: TileService
+    package let hub: LiveHub
+    public let options: ServeOptions
+    let name: String
+    let width: Int, height: Int
+    let brushNames: [String]
+
+    /// Loads `script` and its journal (see `ServedDrawing`), on `renderer`.
+    public init(script path: String, options: ServeOptions, renderer: Renderer) async throws {
+        let script = try Script.load(path: path)
+        self.options = options
+        drawing = try ServedDrawing(script: script, journal: options.journal)
+        width = script.canvas.width
+        height = script.canvas.height
+        brushNames = await drawing.brushNames
+        tiles = TileService(drawing: drawing, renderer: renderer, width: width, height: height,
+                            cacheBytes: options.cacheBytes, renders: options.renders)
+        hub = LiveHub()
+        name = (path as NSString).lastPathComponent
+    }
+
+    /// Serves until the task is cancelled; `started` is called with the URL once listening.
+    public func run(started: @escaping @Sendable (String) async -> Void) async throws {
+        let router = Router(context: ServeContext.self)
+        routes(router)
+        let sockets = Router(context: ServeSocketContext.self)
+        liveRoute(sockets)
+        let options = self.options
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: sockets,
+                                           configuration: .init(ws: .init(maxFrameSize: options.maxMessageBytes))),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stipple"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? options.port
+                let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+                await started("http://\(host):\(port)/")
+            },
+            logger: {
+                var l = Logger(label: "stipple.serve")
+                l.logLevel = .error
+                return l
+            }()
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            group.addTask { [drawing] in
+                // The journal is made durable every `saveInterval`: what a crash can lose.
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(Int(options.saveInterval * 1000)))
+                    await drawing.flush()
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        await drawing.flush()
+    }
+
+    // MARK: - HTTP
+
+    func authorised(_ request: Request) -> Bool {
+        guard options.isPrivate else { return true }
+        return hasToken(request)
+    }
+
+    func hasToken(_ request: Request) -> Bool {
+        let given = request.uri.queryParameters["token"].map(String.init)
+            ?? request.headers[.authorization].map { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : $0 }
+        return given.map { ServeSecurity.sameToken($0, options.token) } ?? false
+    }
+
+    private func routes(_ router: Router<ServeContext>) {
+        router.get("/") { request, _ -> Response in
+            guard self.authorised(request) else { return ServeSecurity.refused(.unauthorized, "this drawing needs its token: open the URL serve printed") }
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: ServePage.html(title: self.name))))
+        }
+        router.get("/leaflet/{file}") { _, context -> Response in
+            try ServeSecurity.leafletFile(context.parameters.get("file") ?? "")
+        }
+        router.get("/leaflet/images/{file}") { _, context -> Response in
+            try ServeSecurity.leafletFile("images/" + (context.parameters.get("file") ?? ""))
+        }
+        router.get("/drawing.json") { request, _ -> Response in
+            guard self.authorised(request) else { return ServeSecurity.refused(.unauthorized, "this drawing needs its token") }
+            let version = await self.drawing.version
+            let brushes = self.brushNames.map(JSONText.string).joined(separator: ",")
+            let json = #"{"name":\#(JSONText.string(self.name)),"width":\#(self.width),"height":\#(self.height),"tileSize":\#(ServedTiles.side),"#
+                + #""topZoom":\#(self.tiles.tiles.topZoom),"version":\#(version),"brushes":[\#(brushes)],"canDraw":\#(self.hasToken(request))}"#
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: json)))
+        }
+        router.get("/tiles/{z}/{x}/{tile}") { request, context -> Response in
+            guard self.authorised(request) else { return ServeSecurity.refused(.unauthorized, "this drawing needs its token") }
+            guard let z = context.parameters.get("z", as: Int.self), let x = context.parameters.get("x", as: Int.self),
+                  let file = context.parameters.get("tile"), file.hasSuffix(".png"), let y = Int(file.dropLast(4)) else {
+                return ServeSecurity.refused(.notFound, "a tile is /tiles/Z/X/Y.png")
+            }
+            let key = ServedTiles.Key(z: z, x: x, y: y, preview: request.uri.queryParameters["preview"] == "1")
+            guard self.tiles.tiles.view(key) != nil else { return ServeSecurity.refused(.notFound, "no tile \(z)/\(x)/\(y) in this drawing") }
+            let client = request.uri.queryParameters["c"].flatMap { Int($0) } ?? 0
+            // The connection closing (the browser dropped the tile) ends this request's claim.
+            let tiles = self.tiles
+            context.channel.closeFuture.whenComplete { _ in Task { await tiles.abandon(key, client: client) } }
+            do {
+                let png = try await tiles.tile(key, client: client)
+                return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache",
+                                                       HTTPField.Name("X-Stipple-Tile")!: key.preview ? "preview" : "exact"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            } catch is CancellationError {
+                return ServeSecurity.refused(.gone, "the tile left the view before it was drawn")
+            }
+        }
+        router.get("/**") { _, _ -> Response in
+            ServeSecurity.refused(.notFound, "not part of this drawing")
+        }
+    }
+
+    // MARK: - WebSocket
+
+    private func liveRoute(_ router: Router<ServeSocketContext>) {
+        router.ws("/live", shouldUpgrade: { request, _ in
+            self.authorised(request) ? .upgrade([:]) : .dontUpgrade
+        }) { inbound, outbound, context in
+            let canDraw = self.hasToken(context.request)
+            let (client, outbox) = await self.hub.join(canDraw: canDraw)
+            let version = await self.drawing.version
+            await self.hub.send(client, #"{"hello":{"client":\#(client),"canDraw":\#(canDraw),"version":\#(version)}}"#)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await message in outbox { try await outbound.write(.text(message)) }
+                }
+                defer { group.cancelAll() }
+                var limiter = RateLimiter(perSecond: self.options.maxMessagesPerSecond)
+                do {
+                    for try await message in inbound.messages(maxSize: self.options.maxMessageBytes) {
+                        guard limiter.allow() else {
+                            try await outbound.close(.policyViolation, reason: "more than \(self.options.maxMessagesPerSecond) messages a second")
+                            break
+                        }
+                        guard case let .text(text) = message else {
+                            await self.hub.send(client, ServeMessages.error("messages are JSON text", line: nil))
+                            continue
+                        }
+                        await self.handle(text, from: client)
+                    }
+                } catch {
+                    // A message past the size limit closes the connection (status 1009); the drawing is untouched.
+                }
+                await self.hub.leave(client)
+                await self.tiles.clientLeft(client)
+            }
+        }
+    }
+
+    /// One message from `client`: a view, a touch event, or an undo, redo or clear.
+    func handle(_ text: String, from client: Int) async {
+        let bytes = Array(text.utf8)
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, file: "message")
+        } catch {
+            await refuse(client, error.message)
+            return
+        }
+        guard case let .object(members) = value.kind else { return await refuse(client, "a message is a JSON object") }
+        func member(_ k: String) -> JSONValue? { members.first { $0.key == k }?.value }
+        if let view = member("view") {
+            guard let v = ServeMessages.view(view) else {
+                return await refuse(client, "a view is {\"z\": Z, \"x0\": X0, \"x1\": X1, \"y0\": Y0, \"y1\": Y1}")
+            }
+            await tiles.viewChanged(client: client, z: v.z, xs: v.xs, ys: v.ys)
+            return
+        }
+        guard await hub.canDraw(client) else { return await refuse(client, "drawing needs the token serve printed") }
+        for verb in ["undo", "redo", "clear"] where member(verb) != nil {
+            var count = 1
+            if verb != "clear", case let .number(n, _) = member(verb)!.kind { count = Int(exactly: n) ?? 0 }
+            do {
+                let change = try await drawing.session(verb, count: count)
+                await changed(change)
+            } catch {
+                await refuse(client, error.message)
+            }
+            return
+        }
+        if let end = member("end") {
+            guard case let .number(n, _) = end.kind, let id = Int(exactly: n),
+                  let stroke = await hub.take(client, id) else {
+                return await refuse(client, "\"end\" names a stroke this client has open")
+            }
+            do {
+                let change = try await drawing.commit(stroke)
+                await hub.counted(added: 1)
+                await hub.broadcast(#"{"ended":{"client":\#(client),"stroke":\#(id),"version":\#(change.version)}}"#)
+                await changed(change)
+            } catch {
+                await refuse(client, error.message)
+                await hub.broadcast(#"{"aborted":{"client":\#(client),"stroke":\#(id)}}"#, except: client)
+            }
+            return
+        }
+        guard let s = member("stroke"), case let .number(n, _) = s.kind, let id = Int(exactly: n) else {
+            return await refuse(client, "a touch event names its \"stroke\" (a whole number), or is a view, an end, an undo, a redo or a clear")
+        }
+        guard var stroke = await hub.pending(client, id, drawing: drawing) else { return }
+        do {
+            try drawing.check(bytes, into: &stroke)
+            await hub.update(client, id, stroke)
+            await hub.broadcast(#"{"live":{"client":\#(client),"stroke":\#(id),"event":\#(text)}}"#, except: client)
+        } catch {
+            await refuse(client, error.message)
+            // A stroke whose first event is refused is not begun.
+            if stroke.count == 0 { _ = await hub.take(client, id) }
+        }
+    }
+
+    private func refuse(_ client: Int, _ reason: String) async {
+        await hub.counted(refused: 1)
+        await hub.send(client, ServeMessages.error(reason, line: nil))
+    }
+
+    private func changed(_ change: ServedDrawing.Change) async {
+        await tiles.invalidate(change.box)
+        await hub.broadcast(ServeMessages.changed(change))
+    }
+}
+
+/// The JSON messages the server sends and reads besides touch events.
+enum ServeMessages {
+    static func error(_ reason: String, line: Int?) -> String {
+        #"{"error":{"reason":\#(JSONText.string(reason))}}"#
+    }
+
+    static func changed(_ change: ServedDrawing.Change) -> String {
+        let box = change.box.map { "[\($0.x0),\($0.y0),\($0.x1),\($0.y1)]" } ?? "null"
+        return #"{"changed":{"version":\#(change.version),"box":\#(box)}}"#
+    }
+
+    static func view(_ v: JSONValue) -> (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>)? {
+        guard case let .object(members) = v.kind else { return nil }
+        func int(_ k: String) -> Int? {
+            guard let m = members.first(where: { $0.key == k }), case let .number(n, _) = m.value.kind else { return nil }
+            return Int(exactly: n)
+        }
+        guard let z = int("z"), let x0 = int("x0"), let x1 = int("x1"), let y0 = int("y0"), let y1 = int("y1"),
+              x0 <= x1, y0 <= y1 else { return nil }
+        return (z, x0...x1, y0...y1)
+    }
+}
+
+/// At most `perSecond` messages in any second (a token bucket that refills continuously).
+struct RateLimiter {
+    let perSecond: Int
+    private var tokens: Double
+    private var last = ContinuousClock.now
+    init(perSecond: Int) { self.perSecond = perSecond; tokens = Double(perSecond) }
+    mutating func allow() -> Bool {
+        let now = ContinuousClock.now
+        let dt = Double((now - last).components.attoseconds) / 1e18 + Double((now - last).components.seconds)
+        last = now
+        tokens = min(Double(perSecond), tokens + dt * Double(perSecond))
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}
