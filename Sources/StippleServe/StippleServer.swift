@@ -67,7 +67,8 @@ public final class StippleServer: Sendable {
         let app = Application(
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: sockets,
-                                           configuration: .init(ws: .init(maxFrameSize: options.maxMessageBytes))),
+                                           configuration: .init(http1: .init(additionalChannelHandlers: [ClientGone()]),
+                                                                ws: .init(maxFrameSize: options.maxMessageBytes))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stipple"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
@@ -129,6 +130,18 @@ public final class StippleServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: json)))
         }
+        router.get("/stats.json") { request, _ -> Response in
+            // The server's own figures, for whoever holds the token (the load bench reads them).
+            guard self.hasToken(request) else { return ServeSecurity.refused(.unauthorized, "the figures need the token") }
+            let f = await self.tiles.statistics
+            let queued = await self.tiles.queued
+            let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
+            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
+                + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"clients":\#(clients),"#
+                + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())}"#
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: json)))
+        }
         router.get("/tiles/{z}/{x}/{tile}") { request, context -> Response in
             guard self.authorised(request) else { return ServeSecurity.refused(.unauthorized, "this drawing needs its token") }
             guard let z = context.parameters.get("z", as: Int.self), let x = context.parameters.get("x", as: Int.self),
@@ -140,7 +153,8 @@ public final class StippleServer: Sendable {
             let client = request.uri.queryParameters["c"].flatMap { Int($0) } ?? 0
             // The connection closing (the browser dropped the tile) ends this request's claim.
             let tiles = self.tiles
-            context.channel.closeFuture.whenComplete { _ in Task { await tiles.abandon(key, client: client) } }
+            let watch = ClientGone.whenGone(context.channel) { Task { await tiles.abandon(key, client: client) } }
+            defer { watch.end() }
             do {
                 let png = try await tiles.tile(key, client: client)
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache",
@@ -262,6 +276,16 @@ public final class StippleServer: Sendable {
     private func changed(_ change: ServedDrawing.Change) async {
         await tiles.invalidate(change.box)
         await hub.broadcast(ServeMessages.changed(change))
+    }
+}
+
+enum ServeStatistics {
+    /// The process's resident memory (VmRSS), bytes; 0 where /proc does not say.
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kb * 1024
     }
 }
 

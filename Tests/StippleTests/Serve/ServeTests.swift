@@ -176,6 +176,26 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(info["version"] as? Int, 1)
     }
 
+    func testATileDroppedByTheBrowserIsNotDrawn() async throws {
+        let dir = try TestSupport.temporaryDirectory(self, "serve-dropped")
+        let path = try script(dir)
+        let server = try ServedProcess([path, "--renders", "1", "--journal", dir.appendingPathComponent("j.jsonl").path])
+        // 24 tiles asked for, their connections closed at once (a browser dropping them).
+        var sockets: [TestSocket] = []
+        for i in 0..<24 {
+            let s = try TestSocket(port: server.port)
+            try s.send(Array("GET /tiles/3/\(i % 6)/\(i / 6).png?c=4 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            sockets.append(s)
+        }
+        sockets.removeAll()
+        try await Task.sleep(for: .seconds(2))
+        let stats = try JSONSerialization.jsonObject(with: Data(try server.get("/stats.json?token=\(server.token)").body)) as! [String: Any]
+        let (rendered, cancelled) = (stats["rendered"] as? Int ?? -1, stats["cancelled"] as? Int ?? -1)
+        XCTAssertEqual(rendered + cancelled, 24, "\(stats)")
+        XCTAssertGreaterThanOrEqual(cancelled, 16, "renders nobody waited for were dropped: \(stats)")
+        XCTAssertEqual(try server.get("/stats.json").status, 401)
+    }
+
     func testLimitsCloseOnlyTheConnectionThatBreaksThem() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "serve-limits")
         let path = try script(dir)

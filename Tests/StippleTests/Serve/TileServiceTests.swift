@@ -1,0 +1,76 @@
+import Foundation
+import XCTest
+@testable import Stipple
+@testable import StippleServe
+
+/// The tile service's work: one render for many requests of a tile, work for tiles that left
+/// a client's view dropped before it starts, cached tiles dropped where the drawing changed.
+final class TileServiceTests: XCTestCase {
+    private func service(renders: Int, dir: URL) async throws -> (TileService, ServedDrawing) {
+        let path = dir.appendingPathComponent("d.json").path
+        let strokes = (0..<40).map { i in
+            #"{ "brush": "b", "radius": 6, "points": [{ "x": \#(i * 97 % 2000), "y": \#(i * 53 % 1200), "t": 0 }, { "x": \#((i * 97 + 400) % 2000), "y": \#((i * 53 + 300) % 1200), "t": 0.3 }] }"#
+        }
+        try #"{ "canvas": { "width": 2048, "height": 1280 }, "brushes": { "b": { "builtin": "soft-round", "size": 32 } }, "draw": [\#(strokes.joined(separator: ","))] }"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let drawing = try ServedDrawing(script: try Script.load(path: path), journal: nil)
+        return (TileService(drawing: drawing, renderer: try Renderer(), width: 2048, height: 1280, cacheBytes: 64 << 20,
+                            renders: renders), drawing)
+    }
+
+    func testRequestsForOneTileShareOneRender() async throws {
+        let (tiles, _) = try await service(renders: 2, dir: try TestSupport.temporaryDirectory(self, "tiles-share"))
+        let key = ServedTiles.Key(z: 3, x: 2, y: 1, preview: false)
+        let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for c in 0..<8 { group.addTask { try await tiles.tile(key, client: c) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(Set(results).count, 1)
+        let f = await tiles.statistics
+        XCTAssertEqual(f.rendered, 1, "\(f)")
+        XCTAssertEqual(f.coalesced + f.cached, 7, "\(f)")
+        _ = try await tiles.tile(key, client: 9)
+        let g = await tiles.statistics
+        XCTAssertEqual(g.cached, f.cached + 1)
+    }
+
+    func testWorkForTilesThatLeftTheViewIsDroppedBeforeItStarts() async throws {
+        let (tiles, _) = try await service(renders: 1, dir: try TestSupport.temporaryDirectory(self, "tiles-pan"))
+        // A client pans fast: 40 tiles asked for at zoom 3, then the view moves to zoom 0.
+        let asked = (0..<40).map { ServedTiles.Key(z: 3, x: $0 % 8, y: $0 / 8, preview: false) }
+        let outcomes = Task {
+            await withTaskGroup(of: Bool.self) { group in
+                for key in asked { group.addTask { (try? await tiles.tile(key, client: 1)) != nil } }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        await tiles.viewChanged(client: 1, z: 0, xs: 0...0, ys: 0...0)
+        let served = await outcomes.value.filter { $0 }.count
+        let f = await tiles.statistics
+        // At most the renders already running when the view moved (one slot) finish.
+        XCTAssertGreaterThanOrEqual(f.cancelled, 35, "\(f)")
+        XCTAssertEqual(served, f.rendered, "\(f)")
+        XCTAssertLessThanOrEqual(f.rendered, 5, "\(f)")
+    }
+
+    func testAChangeDropsTheCachedTilesItTouches() async throws {
+        let (tiles, drawing) = try await service(renders: 2, dir: try TestSupport.temporaryDirectory(self, "tiles-change"))
+        let near = ServedTiles.Key(z: 3, x: 0, y: 0, preview: false), far = ServedTiles.Key(z: 3, x: 7, y: 4, preview: false)
+        let a = try await tiles.tile(near, client: 1)
+        _ = try await tiles.tile(far, client: 1)
+        var stroke = await drawing.beginStroke()
+        try drawing.check(Array(#"{"t": 0, "stroke": 1, "x": 40, "y": 40, "brush": "b", "radius": 20}"#.utf8), into: &stroke)
+        try drawing.check(Array(#"{"t": 0.1, "stroke": 1, "x": 90, "y": 60}"#.utf8), into: &stroke)
+        let change = try await drawing.commit(stroke)
+        XCTAssertEqual(change.version, 1)
+        await tiles.invalidate(change.box)
+        let before = await tiles.statistics
+        let b = try await tiles.tile(near, client: 1)
+        _ = try await tiles.tile(far, client: 1)
+        let after = await tiles.statistics
+        XCTAssertNotEqual(a, b, "the changed tile is drawn again")
+        XCTAssertEqual(after.rendered, before.rendered + 1, "only the changed tile")
+        XCTAssertEqual(after.cached, before.cached + 1, "the far tile from the cache")
+    }
+}
