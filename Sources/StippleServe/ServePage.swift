@@ -15,7 +15,7 @@ enum ServePage {
         <style>
           html, body { margin: 0; height: 100%; font: 14px system-ui, sans-serif; }
           #map { position: absolute; inset: 0; background: #e8e8e8; }
-          #ink { position: absolute; inset: 0; z-index: 500; pointer-events: none; touch-action: none; }
+          #ink { position: absolute; left: 0; top: 0; width: 100%; height: 100%; z-index: 500; pointer-events: none; touch-action: none; }
           #ink.drawing { pointer-events: auto; cursor: crosshair; }
           #bar { position: absolute; top: 8px; right: 8px; z-index: 1000; background: #fffe; padding: 6px 8px;
                  border-radius: 6px; box-shadow: 0 1px 4px #0004; display: flex; gap: 6px; align-items: center; }
@@ -197,7 +197,9 @@ enum ServePage {
         if (!strokes.has(k)) strokes.set(k, { color: ev.color, radius: ev.radius, points: [] });
         strokes.get(k).points.push([ev.x, ev.y, p]); count(); redraw();
       };
-      ink.addEventListener('pointerdown', e => { if (!drawing) return; ink.setPointerCapture(e.pointerId); current = ++id; send(e, true); });
+      ink.addEventListener('pointerdown', e => { if (!drawing) return;
+        try { ink.setPointerCapture(e.pointerId); } catch (_) { /* a synthetic pointer may not be captured */ }
+        current = ++id; send(e, true); });
       ink.addEventListener('pointermove', e => { if (current === null) return;
         for (const c of (e.getCoalescedEvents ? e.getCoalescedEvents() : [e])) send(c, false); });
       const end = () => { if (current === null) return; socket.send(JSON.stringify({ end: current })); current = null; };

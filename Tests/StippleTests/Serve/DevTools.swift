@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+/// Headless Chromium driven over the DevTools protocol (its WebSocket): open a page, run
+/// JavaScript, send the mouse (Chromium turns it into pointer events), take screenshots.
+final class DevTools {
+    private let process = Process()
+    private let socket: TestWebSocket
+    private var nextID = 0
+
+    /// Starts a browser `width` × `height` on `url`; skips the test without Chromium.
+    init(url: String, width: Int, height: Int, dir: URL) throws {
+        guard let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("Chromium not installed: apt-get install chromium (make test-deps installs it)")
+        }
+        let profile = dir.appendingPathComponent("chromium-\(UUID().uuidString.prefix(8))")
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                             "--user-data-dir=\(profile.path)", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
+                             "--window-size=\(width),\(height)", "--force-device-scale-factor=1", "--hide-scrollbars", url]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Chromium writes its port to DevToolsActivePort in the profile once it listens.
+        let portFile = profile.appendingPathComponent("DevToolsActivePort")
+        let deadline = Date().addingTimeInterval(30)
+        var port = 0
+        while Date() < deadline {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), let p = Int(text.split(separator: "\n").first ?? "") {
+                port = p
+                break
+            }
+            usleep(50_000)
+        }
+        guard port > 0 else { process.terminate(); throw TestSocket.Failure("Chromium did not start its DevTools") }
+        // The page's own socket, from the list of targets.
+        var page: String?
+        while page == nil, Date() < deadline {
+            let list = try DevTools.get(port: port, "/json/list")
+            let targets = (try? JSONSerialization.jsonObject(with: Data(list))) as? [[String: Any]] ?? []
+            page = targets.first { $0["type"] as? String == "page" }?["webSocketDebuggerUrl"] as? String
+            if page == nil { usleep(50_000) }
+        }
+        guard let page, let path = URL(string: page)?.path else { throw TestSocket.Failure("no page in Chromium") }
+        socket = try TestWebSocket(port: port, path: path)
+    }
+
+    deinit { process.terminate(); process.waitUntilExit() }
+
+    private static func get(port: Int, _ path: String) throws -> [UInt8] {
+        let s = try TestSocket(port: port)
+        try s.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        var all: [UInt8] = []
+        while let chunk = s.receive(), !chunk.isEmpty { all += chunk }
+        guard let i = all.indices.first(where: { all[$0...].starts(with: Array("\r\n\r\n".utf8)) }) else { return [] }
+        return Array(all[(i + 4)...])
+    }
+
+    /// Runs a DevTools command; its result.
+    @discardableResult
+    func call(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+        nextID += 1
+        let id = nextID
+        let data = try JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": params])
+        try socket.send(String(decoding: data, as: UTF8.self))
+        while let text = socket.next() {
+            guard let m = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], m["id"] as? Int == id else { continue }
+            if let error = m["error"] { throw TestSocket.Failure("\(method): \(error)") }
+            return m["result"] as? [String: Any] ?? [:]
+        }
+        throw TestSocket.Failure("\(method): no answer")
+    }
+
+    /// The value of a JavaScript expression (awaited when it is a promise).
+    func eval(_ expression: String) throws -> Any? {
+        let r = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
+        if let e = r["exceptionDetails"] { throw TestSocket.Failure("\(expression): \(e)") }
+        return (r["result"] as? [String: Any])?["value"]
+    }
+
+    /// Waits until `condition` (JavaScript) is true.
+    func wait(_ condition: String, timeout: Double = 30, _ what: String) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try? eval(condition)) as? Bool == true { return }
+            usleep(50_000)
+        }
+        throw TestSocket.Failure("waited \(Int(timeout)) s for \(what)")
+    }
+
+    func mouse(_ type: String, _ x: Double, _ y: Double) throws {
+        try call("Input.dispatchMouseEvent", ["type": type, "x": x, "y": y, "button": "left",
+                                              "buttons": type == "mouseReleased" ? 0 : 1, "clickCount": 1, "pointerType": "mouse"])
+    }
+
+    func screenshot() throws -> [UInt8] {
+        let r = try call("Page.captureScreenshot", ["format": "png"])
+        guard let b64 = r["data"] as? String, let data = Data(base64Encoded: b64) else { throw TestSocket.Failure("no screenshot") }
+        return [UInt8](data)
+    }
+}
