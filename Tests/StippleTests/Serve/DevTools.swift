@@ -1,11 +1,12 @@
 import Foundation
 import XCTest
+@testable import StippleBench
 
 /// Headless Chromium driven over the DevTools protocol (its WebSocket): open a page, run
 /// JavaScript, send the mouse (Chromium turns it into pointer events), take screenshots.
 final class DevTools {
     private let process = Process()
-    private let socket: TestWebSocket
+    private let socket: LoopbackWebSocket
     private var nextID = 0
 
     /// Starts a browser `width` × `height` on `url`; skips the test without Chromium.
@@ -32,29 +33,20 @@ final class DevTools {
             }
             usleep(50_000)
         }
-        guard port > 0 else { process.terminate(); throw TestSocket.Failure("Chromium did not start its DevTools") }
+        guard port > 0 else { process.terminate(); throw LoopbackSocket.Failure("Chromium did not start its DevTools") }
         // The page's own socket, from the list of targets.
         var page: String?
         while page == nil, Date() < deadline {
-            let list = try DevTools.get(port: port, "/json/list")
+            let list = try LoopbackHTTP(port: port).get("/json/list", keepAlive: false).body
             let targets = (try? JSONSerialization.jsonObject(with: Data(list))) as? [[String: Any]] ?? []
             page = targets.first { $0["type"] as? String == "page" }?["webSocketDebuggerUrl"] as? String
             if page == nil { usleep(50_000) }
         }
-        guard let page, let path = URL(string: page)?.path else { throw TestSocket.Failure("no page in Chromium") }
-        socket = try TestWebSocket(port: port, path: path)
+        guard let page, let path = URL(string: page)?.path else { throw LoopbackSocket.Failure("no page in Chromium") }
+        socket = try LoopbackWebSocket(port: port, path: path)
     }
 
     deinit { process.terminate(); process.waitUntilExit() }
-
-    private static func get(port: Int, _ path: String) throws -> [UInt8] {
-        let s = try TestSocket(port: port)
-        try s.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
-        var all: [UInt8] = []
-        while let chunk = s.receive(), !chunk.isEmpty { all += chunk }
-        guard let i = all.indices.first(where: { all[$0...].starts(with: Array("\r\n\r\n".utf8)) }) else { return [] }
-        return Array(all[(i + 4)...])
-    }
 
     /// Runs a DevTools command; its result.
     @discardableResult
@@ -65,16 +57,16 @@ final class DevTools {
         try socket.send(String(decoding: data, as: UTF8.self))
         while let text = socket.next() {
             guard let m = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], m["id"] as? Int == id else { continue }
-            if let error = m["error"] { throw TestSocket.Failure("\(method): \(error)") }
+            if let error = m["error"] { throw LoopbackSocket.Failure("\(method): \(error)") }
             return m["result"] as? [String: Any] ?? [:]
         }
-        throw TestSocket.Failure("\(method): no answer")
+        throw LoopbackSocket.Failure("\(method): no answer")
     }
 
     /// The value of a JavaScript expression (awaited when it is a promise).
     func eval(_ expression: String) throws -> Any? {
         let r = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
-        if let e = r["exceptionDetails"] { throw TestSocket.Failure("\(expression): \(e)") }
+        if let e = r["exceptionDetails"] { throw LoopbackSocket.Failure("\(expression): \(e)") }
         return (r["result"] as? [String: Any])?["value"]
     }
 
@@ -85,7 +77,7 @@ final class DevTools {
             if (try? eval(condition)) as? Bool == true { return }
             usleep(50_000)
         }
-        throw TestSocket.Failure("waited \(Int(timeout)) s for \(what)")
+        throw LoopbackSocket.Failure("waited \(Int(timeout)) s for \(what)")
     }
 
     func mouse(_ type: String, _ x: Double, _ y: Double) throws {
@@ -95,7 +87,7 @@ final class DevTools {
 
     func screenshot() throws -> [UInt8] {
         let r = try call("Page.captureScreenshot", ["format": "png"])
-        guard let b64 = r["data"] as? String, let data = Data(base64Encoded: b64) else { throw TestSocket.Failure("no screenshot") }
+        guard let b64 = r["data"] as? String, let data = Data(base64Encoded: b64) else { throw LoopbackSocket.Failure("no screenshot") }
         return [UInt8](data)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import StippleBench
 @testable import Stipple
 @testable import StippleServe
 
@@ -92,7 +93,7 @@ final class ServeTests: XCTestCase {
             XCTAssertEqual(try hidden.get(p + (p.contains("?") ? "&" : "?") + "token=\(hidden.token)").status, 200, p)
         }
         XCTAssertEqual(try hidden.get("/?token=wrong").status, 401)
-        XCTAssertThrowsError(try TestWebSocket(port: hidden.port, path: "/live"), "a private drawing's socket needs the token")
+        XCTAssertThrowsError(try LoopbackWebSocket(port: hidden.port, path: "/live"), "a private drawing's socket needs the token")
     }
 
     func testStrokesReachEveryClientTheJournalAndUndo() async throws {
@@ -104,8 +105,8 @@ final class ServeTests: XCTestCase {
         let key = ServedTiles.Key(z: 3, x: 1, y: 1, preview: false)
         let before = try decode(try server.get("/tiles/3/1/1.png").body, dir)
 
-        let drawer = try TestWebSocket(port: server.port, path: "/live?token=\(server.token)")
-        let viewer = try TestWebSocket(port: server.port, path: "/live")
+        let drawer = try LoopbackWebSocket(port: server.port, path: "/live?token=\(server.token)")
+        let viewer = try LoopbackWebSocket(port: server.port, path: "/live")
         XCTAssertNotNil(drawer.next(containing: #""canDraw":true"#))
         XCTAssertNotNil(viewer.next(containing: #""canDraw":false"#))
 
@@ -150,7 +151,7 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(after.pixels, replayed.pixels)
 
         // A drawer who leaves mid-stroke leaves nothing behind.
-        let leaving = try TestWebSocket(port: server.port, path: "/live?token=\(server.token)")
+        let leaving = try LoopbackWebSocket(port: server.port, path: "/live?token=\(server.token)")
         XCTAssertNotNil(leaving.next(containing: "hello"))
         try leaving.send(#"{"t": 1, "stroke": 5, "x": 700, "y": 700, "brush": "soft"}"#)
         try leaving.send(#"{"t": 1.1, "stroke": 5, "x": 720, "y": 710}"#)
@@ -181,9 +182,9 @@ final class ServeTests: XCTestCase {
         let path = try script(dir)
         let server = try ServedProcess([path, "--renders", "1", "--journal", dir.appendingPathComponent("j.jsonl").path])
         // 24 tiles asked for, their connections closed at once (a browser dropping them).
-        var sockets: [TestSocket] = []
+        var sockets: [LoopbackSocket] = []
         for i in 0..<24 {
-            let s = try TestSocket(port: server.port)
+            let s = try LoopbackSocket(port: server.port)
             try s.send(Array("GET /tiles/3/\(i % 6)/\(i / 6).png?c=4 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
             sockets.append(s)
         }
@@ -200,11 +201,11 @@ final class ServeTests: XCTestCase {
         let dir = try TestSupport.temporaryDirectory(self, "serve-limits")
         let path = try script(dir)
         let server = try ServedProcess([path, "--journal", dir.appendingPathComponent("j.jsonl").path])
-        let big = try TestWebSocket(port: server.port, path: "/live?token=\(server.token)")
+        let big = try LoopbackWebSocket(port: server.port, path: "/live?token=\(server.token)")
         XCTAssertNotNil(big.next(containing: "hello"))
         try big.send(#"{"t": 1, "stroke": 1, "x": 3, "y": 3, "brush": "soft", "pad": ""# + String(repeating: "x", count: 40_000) + #""}"#)
         XCTAssertNil(big.next(), "a message past the limit closes the connection")
-        let fast = try TestWebSocket(port: server.port, path: "/live?token=\(server.token)")
+        let fast = try LoopbackWebSocket(port: server.port, path: "/live?token=\(server.token)")
         XCTAssertNotNil(fast.next(containing: "hello"))
         for _ in 0..<1500 { try? fast.send(#"{"view": {"z": 0, "x0": 0, "x1": 0, "y0": 0, "y1": 0}}"#) }
         XCTAssertNil(fast.next(containing: "never"), "flooding closes the connection")

@@ -2,70 +2,18 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import XCTest
 
-/// A `stipple serve` started for a test (port 0, a known token), stopped with the test.
-final class ServedProcess {
-    let process = Process()
-    let port: Int
-    let token = "test-token-0123456789"
-
-    init(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        process.executableURL = TestSupport.stippleBinary
-        process.arguments = ["serve"] + arguments + ["--port", "0"]
-        var env = ProcessInfo.processInfo.environment
-        env["STIPPLE_SERVE_TOKEN"] = token
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.standardError
-        try process.run()
-        // The first line names the URL once the server listens.
-        var text = ""
-        let deadline = Date().addingTimeInterval(60)
-        while !text.contains("\n"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-              let p = Int(text[range].split(separator: ":").last!) else {
-            process.terminate()
-            throw XCTSkip("stipple serve did not start: \(text)")
-        }
-        port = p
-    }
-
-    func kill9() { Glibc.kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-
-    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-
-    /// GET `path`: the status, the headers (lowercased names) and the body.
-    func get(_ path: String) throws -> (status: Int, headers: [String: String], body: [UInt8]) {
-        let s = try TestSocket(port: port)
-        try s.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
-        var all: [UInt8] = []
-        while let chunk = s.receive(), !chunk.isEmpty { all += chunk }
-        guard let split = all.indices.first(where: { all[$0...].starts(with: Array("\r\n\r\n".utf8)) }) else {
-            throw TestSocket.Failure("no HTTP answer to \(path)")
-        }
-        let head = String(decoding: all[..<split], as: UTF8.self).components(separatedBy: "\r\n")
-        let status = Int(head[0].split(separator: " ")[1]) ?? 0
-        var headers: [String: String] = [:]
-        for h in head.dropFirst() {
-            let parts = h.split(separator: ":", maxSplits: 1)
-            if parts.count == 2 { headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces) }
-        }
-        return (status, headers, Array(all[(split + 4)...]))
-    }
-}
-
+/// Clients of `stipple serve` for its load test and its tests: HTTP/1.1 and WebSocket over
+/// blocking loopback sockets, a thread each, as many as a test needs.
 /// A blocking TCP connection to loopback, with a receive timeout.
-final class TestSocket {
-    struct Failure: Error, CustomStringConvertible { var description: String; init(_ d: String) { description = d } }
-    let fd: Int32
+package final class LoopbackSocket {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(_ d: String) { description = d }
+    }
+    package let fd: Int32
 
-    init(port: Int, timeout: Int = 20) throws {
+    package init(port: Int, timeout: Int = 20) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -79,7 +27,7 @@ final class TestSocket {
 
     deinit { close(fd) }
 
-    func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var done = 0
         while done < bytes.count {
             let n = bytes[done...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -89,34 +37,34 @@ final class TestSocket {
     }
 
     /// Up to 64 KiB; nil on a timeout or error, empty at the end.
-    func receive() -> [UInt8]? {
+    package func receive() -> [UInt8]? {
         var buf = [UInt8](repeating: 0, count: 65536)
         let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         return n < 0 ? nil : Array(buf[..<n])
     }
 }
 
-/// A WebSocket client (RFC 6455, text messages) over `TestSocket`.
-final class TestWebSocket {
-    let socket: TestSocket
+/// A WebSocket client (RFC 6455, text messages, masked as a client must) over `LoopbackSocket`.
+package final class LoopbackWebSocket {
+    package let socket: LoopbackSocket
     private var buffer: [UInt8] = []
-    private(set) var closeCode: Int?
+    package private(set) var closeCode: Int?
 
-    init(port: Int, path: String) throws {
-        socket = try TestSocket(port: port)
+    package init(port: Int, path: String) throws {
+        socket = try LoopbackSocket(port: port)
         try socket.send(Array(("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
         while !buffer.contains(subsequence: Array("\r\n\r\n".utf8)) {
-            guard let chunk = socket.receive(), !chunk.isEmpty else { throw TestSocket.Failure("no upgrade answer") }
+            guard let chunk = socket.receive(), !chunk.isEmpty else { throw LoopbackSocket.Failure("no upgrade answer") }
             buffer += chunk
         }
         let end = buffer.indices.first { buffer[$0...].starts(with: Array("\r\n\r\n".utf8)) }!
         let head = String(decoding: buffer[..<end], as: UTF8.self)
         buffer = Array(buffer[(end + 4)...])
-        guard head.hasPrefix("HTTP/1.1 101") else { throw TestSocket.Failure("upgrade refused: \(head.prefix(40))") }
+        guard head.hasPrefix("HTTP/1.1 101") else { throw LoopbackSocket.Failure("upgrade refused: \(head.prefix(40))") }
     }
 
-    func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         let payload = Array(text.utf8)
         var frame: [UInt8] = [0x81]
         if payload.count < 126 {
@@ -134,7 +82,7 @@ final class TestWebSocket {
     }
 
     /// The next text message; nil when the connection closed or nothing came in time.
-    func next() -> String? {
+    package func next() -> String? {
         while true {
             if let (opcode, payload, used) = frame() {
                 buffer.removeFirst(used)
@@ -152,7 +100,7 @@ final class TestWebSocket {
     }
 
     /// Messages until one contains `text`; that one, or nil.
-    func next(containing text: String) -> String? {
+    package func next(containing text: String) -> String? {
         while let m = next() { if m.contains(text) { return m } }
         return nil
     }
@@ -174,8 +122,67 @@ final class TestWebSocket {
 }
 
 extension Array where Element == UInt8 {
-    func contains(subsequence s: [UInt8]) -> Bool {
+    package func contains(subsequence s: [UInt8]) -> Bool {
         guard count >= s.count else { return false }
         return (0...(count - s.count)).contains { self[$0..<($0 + s.count)].elementsEqual(s) }
+    }
+}
+
+/// HTTP/1.1 GETs on one kept-alive connection (opened again when the server closes it).
+package final class LoopbackHTTP {
+    private let port: Int
+    private var socket: LoopbackSocket?
+    private var buffer: [UInt8] = []
+
+    package init(port: Int) { self.port = port }
+
+    /// GET `path`: the status, the headers (lowercased names) and the body.
+    package func get(_ path: String, keepAlive: Bool = true) throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+        for attempt in 0..<2 {
+            if socket == nil { socket = try LoopbackSocket(port: port); buffer = [] }
+            do {
+                try socket!.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(keepAlive ? "" : "Connection: close\r\n")\r\n".utf8))
+                let answer = try read()
+                if !keepAlive || answer.headers["connection"] == "close" { socket = nil }
+                return answer
+            } catch {
+                socket = nil
+                if attempt == 1 { throw error }
+            }
+        }
+        throw LoopbackSocket.Failure("no answer to \(path)")
+    }
+
+    private func read() throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+        let marker = Array("\r\n\r\n".utf8)
+        var end: Int?
+        while end == nil {
+            end = buffer.count >= 4 ? (0...(buffer.count - 4)).first { buffer[$0..<($0 + 4)].elementsEqual(marker) } : nil
+            if end == nil {
+                guard let chunk = socket?.receive(), !chunk.isEmpty else { throw LoopbackSocket.Failure("the connection closed") }
+                buffer += chunk
+            }
+        }
+        let head = String(decoding: buffer[..<end!], as: UTF8.self).components(separatedBy: "\r\n")
+        buffer.removeFirst(end! + 4)
+        let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var headers: [String: String] = [:]
+        for h in head.dropFirst() {
+            let parts = h.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        if let n = headers["content-length"].flatMap({ Int($0) }) {
+            while buffer.count < n {
+                guard let chunk = socket?.receive(), !chunk.isEmpty else { throw LoopbackSocket.Failure("the body was cut") }
+                buffer += chunk
+            }
+            let body = Array(buffer[..<n])
+            buffer.removeFirst(n)
+            return (status, headers, body)
+        }
+        // No length: the body runs to the connection's end.
+        while let chunk = socket?.receive(), !chunk.isEmpty { buffer += chunk }
+        defer { buffer = []; socket = nil }
+        return (status, headers, buffer)
     }
 }
