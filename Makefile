@@ -26,7 +26,7 @@ BENCH_APT_PACKAGES := libcairo2 libvips-tools
 N ?= 200
 SEED ?= 1
 
-.PHONY: differential docs integrations test-bare-clone fuzz-smoke deps test-deps bench-deps apt-install build build-release run test bench bench-views bench-session soak-session goldens soak sanitize fuzz fuzz-cli examples clean
+.PHONY: differential docs integrations test-bare-clone fuzz-smoke deps test-deps bench-deps apt-install build build-release run test bench bench-views bench-serve bench-session soak-session goldens soak sanitize fuzz fuzz-cli examples clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -107,6 +107,13 @@ bench: bench-deps build-release
 bench-views: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario views | tee $(OUT)/bench-views.txt
+
+# `stipple serve` under load on loopback (docs/serve.md; not in `make bench`, about 2 minutes):
+# 50 viewers asking for tiles of random views and 5 drawers at 120 touch events a second for
+# 60 s on a 16384² drawing, then a client panning at 60 views a second.
+bench-serve: bench-deps build-release
+	@mkdir -p $(OUT)
+	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario serve | tee $(OUT)/bench-serve.txt
 
 # Drawing sessions at full size (docs/sessions.md; not in `make bench`): undo latency over
 # 1 000 baked strokes, 3 000 frames of a long session, 10 000 strokes at maxAge 0, a

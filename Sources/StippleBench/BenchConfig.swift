@@ -36,12 +36,15 @@ package struct BenchConfig: Sendable, Codable {
         /// A heavy drawing looked at: a tile pyramid against render + `vips dzsave`, a view
         /// against its rectangle drawn alone, a huge pyramid's peak memory (BenchViews.swift).
         case views
+        /// `stipple serve` under load on loopback: viewers asking for tiles of random views,
+        /// drawers at touch rates, a client panning fast (BenchServe.swift).
+        case serve
     }
 
-    /// The standard set leaves `session` and `views` to `make bench-session` and `make
-    /// bench-views` (they take minutes at full size), and `bake` to `video` (which runs it);
-    /// `quick` runs every scenario.
-    package var scenarios: [Scenario] = Scenario.allCases.filter { $0 != .session && $0 != .bake && $0 != .views }
+    /// The standard set leaves `session`, `views` and `serve` to `make bench-session`, `make
+    /// bench-views` and `make bench-serve` (they take minutes at full size), and `bake` to
+    /// `video` (which runs it); `quick` runs every scenario.
+    package var scenarios: [Scenario] = Scenario.allCases.filter { ![.session, .bake, .views, .serve].contains($0) }
     package var width = 1280
     package var height = 720
     package var stamps = 100_000
@@ -101,6 +104,14 @@ package struct BenchConfig: Sendable, Codable {
     package var viewsPeakSide = 65_536
     /// The side of the drawings a preview's error is measured on.
     package var viewsPreviewSide = 4_096
+    /// The serve scenario: the drawing (`viewsSide`², `viewsStrokes`), its viewers and drawers,
+    /// how long they run, a drawer's touch events a second, and the panning client's view
+    /// changes a second.
+    package var serveViewers = 50
+    package var serveDrawers = 5
+    package var serveSeconds = 60.0
+    package var serveEventsPerSecond = 120.0
+    package var servePansPerSecond = 60.0
     /// The stamps' spacing in the ink scenario (render's --spacing).
     package var inkSpacing = 0.3
 
@@ -143,6 +154,9 @@ package struct BenchConfig: Sendable, Codable {
         c.viewsStrokes = 40
         c.viewsPeakSide = 4_096
         c.viewsPreviewSide = 512
+        c.serveViewers = 4
+        c.serveDrawers = 1
+        c.serveSeconds = 3
         return c
     }
 }

@@ -38,6 +38,7 @@ package struct BenchSuite: Sendable {
             case .modes: try await modes(renderer, &report)
             case .ink: try await ink(renderer, &report)
             case .views: try await views(renderer, &report)
+            case .serve: try await serve(&report)
             }
         }
         return report

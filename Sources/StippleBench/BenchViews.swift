@@ -185,7 +185,7 @@ extension BenchSuite {
 
     /// A script of `strokes` curvy strokes of 60 touch samples over a `side`² opaque canvas,
     /// radii in `radii` (default 12 to 60 pixels scaled with the canvas, as at 16384²), random colours.
-    private func heavyDrawing(_ folder: String, side: Int, strokes: Int, name: String = "drawing",
+    func heavyDrawing(_ folder: String, side: Int, strokes: Int, name: String = "drawing",
                               radii: ClosedRange<Double>? = nil) throws -> String {
         var rng = SplitMix64(seed: config.seed &+ UInt64(side))
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }

@@ -45,7 +45,9 @@ package final class LoopbackSocket {
 }
 
 /// A WebSocket client (RFC 6455, text messages, masked as a client must) over `LoopbackSocket`.
-package final class LoopbackWebSocket {
+// Unchecked: one thread may send while another receives (a send touches only the socket);
+// what is received is kept for the one thread that reads.
+package final class LoopbackWebSocket: @unchecked Sendable {
     package let socket: LoopbackSocket
     private var buffer: [UInt8] = []
     package private(set) var closeCode: Int?
@@ -81,8 +83,19 @@ package final class LoopbackWebSocket {
         try socket.send(frame)
     }
 
-    /// The next text message; nil when the connection closed or nothing came in time.
+    private var lines: [String] = []
+
+    /// The next line of the text messages (a message may hold several, one a line); nil
+    /// when the connection closed or nothing came in time.
     package func next() -> String? {
+        if !lines.isEmpty { return lines.removeFirst() }
+        guard let message = nextMessage() else { return nil }
+        lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return lines.removeFirst()
+    }
+
+    /// The next text message, whole.
+    package func nextMessage() -> String? {
         while true {
             if let (opcode, payload, used) = frame() {
                 buffer.removeFirst(used)

@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Stipple
 import StippleServe
 
@@ -62,24 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
         options.renders = renders
         let server = try await StippleServer(script: script, options: options, renderer: try makeRenderer())
         let (token, journal, isPrivate, script) = (options.token, options.journal ?? "", options.isPrivate, self.script)
-        let signals = [Int32(SIGINT), Int32(SIGTERM)].map { (sig: Int32) -> DispatchSourceSignal in
-            _ = Glibc.signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                Task {
-                    await server.drawing.flush()
-                    Glibc.exit(0)
-                }
-            }
-            source.resume()
-            return source
-        }
         try await server.run { url in
             // Written at once (not buffered): whoever started the server waits for the URL.
             FileHandle.standardOutput.write(Data(("Serving \(script) at \(url)\(isPrivate ? "?token=\(token)" : "")\n"
                                                   + "To draw, open: \(url)?token=\(token)\n"
                                                   + "Journal: \(journal)\n").utf8))
         }
-        _ = signals
     }
 }

@@ -7,7 +7,9 @@ import Stipple
 package actor LiveHub {
     private struct Client {
         let canDraw: Bool
-        let outbox: AsyncStream<String>.Continuation
+        /// Wakes the client's writer; what it writes waits in `pending`.
+        let wake: AsyncStream<Void>.Continuation
+        var pending: [String] = []
         var strokes: [Int: ServedDrawing.PendingStroke] = [:]
     }
 
@@ -17,25 +19,46 @@ package actor LiveHub {
 
     package init() {}
 
-    /// A new client; returns its number and the stream of messages to send it.
-    package func join(canDraw: Bool) -> (Int, AsyncStream<String>) {
+    /// A new client; returns its number and the stream that wakes its writer, which then
+    /// takes everything waiting (`take`) and sends it as one WebSocket message, a line each:
+    /// events that come while a message is being sent go out together in the next (the
+    /// latest of everything, coalesced, never a queue of stale messages a frame each).
+    package func join(canDraw: Bool) -> (Int, AsyncStream<Void>) {
         nextID += 1
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        clients[nextID] = Client(canDraw: canDraw, outbox: continuation)
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        clients[nextID] = Client(canDraw: canDraw, wake: continuation)
         return (nextID, stream)
+    }
+
+    /// What waits to be sent to `client`, oldest first; nil once it has gone.
+    package func take(_ client: Int) -> [String]? {
+        guard let lines = clients[client]?.pending else { return nil }
+        clients[client]?.pending = []
+        return lines
+    }
+
+    /// At most this many lines wait for one client: a client that reads nothing loses the
+    /// oldest, never the server its memory.
+    static let maxPending = 65_536
+
+    private func post(_ message: String, to id: Int) {
+        guard clients[id] != nil else { return }
+        clients[id]!.pending.append(message)
+        if clients[id]!.pending.count > LiveHub.maxPending { clients[id]!.pending.removeFirst(clients[id]!.pending.count - LiveHub.maxPending) }
+        clients[id]!.wake.yield()
     }
 
     /// `client` has gone: the strokes it had not ended are dropped (and taken off the others' screens).
     package func leave(_ client: Int) {
         guard let c = clients.removeValue(forKey: client) else { return }
-        c.outbox.finish()
+        c.wake.finish()
         for stroke in c.strokes.keys { broadcast(#"{"aborted":{"client":\#(client),"stroke":\#(stroke)}}"#, except: client) }
     }
 
-    package func send(_ client: Int, _ message: String) { clients[client]?.outbox.yield(message) }
+    package func send(_ client: Int, _ message: String) { post(message, to: client) }
 
     package func broadcast(_ message: String, except: Int? = nil) {
-        for (id, c) in clients where id != except { c.outbox.yield(message) }
+        for id in clients.keys where id != except { post(message, to: id) }
     }
 
     package var count: Int { clients.count }

@@ -10,8 +10,9 @@ actor RenderSlots {
 
     init(count: Int) { self.count = max(1, count) }
 
-    /// How many wait for a slot.
+    /// How many wait for a slot, and how many hold one.
     var queued: Int { waiting.count }
+    var active: Int { running }
 
     func acquire(preview: Bool) async throws {
         try Task.checkCancellation()

@@ -115,8 +115,10 @@ enum ServePage {
       socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/live?' + q.slice(1));
       socket.onopen = sendView;
       socket.onclose = () => { setStatus('disconnected: reload to see the drawing again'); };
-      socket.onmessage = m => {
-        const msg = JSON.parse(m.data);
+      // A message holds one or more lines, each a JSON object (the server sends together
+      // what came while it was sending).
+      socket.onmessage = m => { for (const line of m.data.split('\n')) handle(JSON.parse(line)); };
+      function handle(msg) {
         if (msg.hello) { client = msg.hello.client; }
         else if (msg.live) { const e = msg.live.event, k = msg.live.client + ':' + msg.live.stroke;
           if (!strokes.has(k)) strokes.set(k, { color: e.color || '#1f5fd6', radius: e.radius || 6, points: [] });
@@ -125,7 +127,7 @@ enum ServePage {
         else if (msg.ended) { const s = strokes.get(msg.ended.client + ':' + msg.ended.stroke); if (s) s.ended = msg.ended.version; }
         else if (msg.changed) { changed(msg.changed); }
         else if (msg.error) { setStatus('refused: ' + msg.error.reason); }
-      };
+      }
     }
 
     // The drawing changed over a box of canvas pixels (null: everywhere): those tiles again.

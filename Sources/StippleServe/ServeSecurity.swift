@@ -43,3 +43,19 @@ enum ServeSecurity {
         return d == 0
     }
 }
+
+/// Nothing served takes a body: a request announcing more than `maxBytes` of one, or one of
+/// unknown length, is answered 413 before any route sees it.
+struct BodyLimit<Context: RequestContext>: RouterMiddleware {
+    let maxBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.headers[.transferEncoding] != nil {
+            return ServeSecurity.refused(.contentTooLarge, "requests here carry no body")
+        }
+        if let length = request.headers[.contentLength], (Int(length) ?? Int.max) > maxBytes {
+            return ServeSecurity.refused(.contentTooLarge, "a request body is at most \(maxBytes) bytes here")
+        }
+        return try await next(request, context)
+    }
+}

@@ -59,6 +59,7 @@ public final class StippleServer: Sendable {
 
     /// Serves until the task is cancelled; `started` is called with the URL once listening.
     public func run(started: @escaping @Sendable (String) async -> Void) async throws {
+        await tiles.start()
         let router = Router(context: ServeContext.self)
         routes(router)
         let sockets = Router(context: ServeSocketContext.self)
@@ -110,6 +111,7 @@ public final class StippleServer: Sendable {
     }
 
     private func routes(_ router: Router<ServeContext>) {
+        router.add(middleware: BodyLimit(maxBytes: 4096))
         router.get("/") { request, _ -> Response in
             guard self.authorised(request) else { return ServeSecurity.refused(.unauthorized, "this drawing needs its token: open the URL serve printed") }
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
@@ -134,10 +136,10 @@ public final class StippleServer: Sendable {
             // The server's own figures, for whoever holds the token (the load bench reads them).
             guard self.hasToken(request) else { return ServeSecurity.refused(.unauthorized, "the figures need the token") }
             let f = await self.tiles.statistics
-            let queued = await self.tiles.queued
+            let (queued, running) = (await self.tiles.queued, await self.tiles.running)
             let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
-            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
-                + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"clients":\#(clients),"#
+            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
+                + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"clients":\#(clients),"#
                 + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())}"#
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: json)))
@@ -181,7 +183,10 @@ public final class StippleServer: Sendable {
             await self.hub.send(client, #"{"hello":{"client":\#(client),"canDraw":\#(canDraw),"version":\#(version)}}"#)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await message in outbox { try await outbound.write(.text(message)) }
+                    for await _ in outbox {
+                        guard let lines = await self.hub.take(client) else { break }
+                        if !lines.isEmpty { try await outbound.write(.text(lines.joined(separator: "\n"))) }
+                    }
                 }
                 defer { group.cancelAll() }
                 var limiter = RateLimiter(perSecond: self.options.maxMessagesPerSecond)

@@ -1,6 +1,20 @@
 import Foundation
 import Stipple
 
+/// Where tile jobs run: threads of their own, not the pool every other task shares, so
+/// a tile's CPU work (stamps binned, rows reduced, PNG encoded) never holds up the relay of
+/// a stroke to the other clients or the answer to a cached tile.
+final class TileWorkers: TaskExecutor, @unchecked Sendable {
+    // Unchecked: the queue is the only state, and dispatch queues are thread-safe.
+    static let shared = TileWorkers()
+    private let queue = DispatchQueue(label: "stipple.serve.tiles", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
 /// Tiles of the served drawing, rendered on demand: a cache bounded in bytes, one render
 /// for any number of requests for the same tile, a few renders at once (`RenderSlots`), and
 /// renders nobody waits for any more dropped before they start.
@@ -11,11 +25,14 @@ import Stipple
 package actor TileService {
     package struct Figures: Sendable, Equatable {
         package var rendered = 0, cached = 0, coalesced = 0, cancelled = 0, cacheBytes = 0, cacheTiles = 0
+        /// Previews made from pixels at hand (the tile's own, an ancestor's, the overview).
+        package var previewsAtHand = 0
     }
 
     private final class Job: Sendable {
-        let task: Task<[UInt8], Error>
-        init(task: Task<[UInt8], Error>) { self.task = task }
+        /// The tile's PNG, and its pixels when exact (they feed the previews of its descendants).
+        let task: Task<(png: [UInt8], image: Image?), Error>
+        init(task: Task<(png: [UInt8], image: Image?), Error>) { self.task = task }
     }
 
     private struct Claims {
@@ -28,7 +45,10 @@ package actor TileService {
     package let tiles: ServedTiles
     private let drawing: ServedDrawing
     private let renderer: Renderer
+    /// Exact tiles and previews wait in lines of their own: a preview (a few milliseconds)
+    /// never waits behind an exact tile's render.
     private let slots: RenderSlots
+    private let previewSlots: RenderSlots
     private let cacheLimit: Int
     private var cache: [ServedTiles.Key: (bytes: [UInt8], used: Int)] = [:]
     private var cacheBytes = 0
@@ -37,6 +57,10 @@ package actor TileService {
     /// Each client's latest view: a zoom and the tile columns and rows it shows.
     private var views: [Int: (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>)] = [:]
     private var figures = Figures()
+    private var previews: TilePreviews
+    /// The overview's pixels to draw again (canvas pixels), and whether that is under way.
+    private var staleOverview: ServedDrawing.Box?
+    private var patching = false
 
     package init(drawing: ServedDrawing, renderer: Renderer, width: Int, height: Int, cacheBytes: Int, renders: Int) {
         self.drawing = drawing
@@ -44,7 +68,21 @@ package actor TileService {
         tiles = ServedTiles(width: width, height: height)
         cacheLimit = cacheBytes
         slots = RenderSlots(count: renders)
+        previewSlots = RenderSlots(count: renders)
+        previews = TilePreviews(tiles: tiles, limit: min(64 << 20, cacheBytes))
     }
+
+    /// Draws the overview the previews are cut from (in the background; previews until then
+    /// are drawn by the preview engine).
+    package func start() {
+        let (drawing, renderer, view) = (self.drawing, self.renderer, previews.overviewView)
+        Task(executorPreference: TileWorkers.shared) {
+            let (scene, frame, _) = await drawing.snapshot()
+            if let image = try? await renderer.renderPreview(scene, frame: frame, view: view) { await self.setOverview(image) }
+        }
+    }
+
+    private func setOverview(_ image: Image) { previews.setOverview(image) }
 
     package var statistics: Figures {
         var f = figures
@@ -53,13 +91,18 @@ package actor TileService {
         return f
     }
 
-    /// Renders waiting for a slot.
-    package var queued: Int { get async { await slots.queued } }
+    /// Renders waiting for a slot, and renders running.
+    package var queued: Int { get async { await slots.queued + previewSlots.queued } }
+    package var running: Int { get async { await slots.active + previewSlots.active } }
 
     /// The PNG of tile `key` for `client`: from the cache, or from the job already drawing
     /// it, or from a new one. Throws `CancellationError` when the tile's job was dropped.
     package func tile(_ key: ServedTiles.Key, client: Int) async throws -> [UInt8] {
         guard tiles.view(key) != nil else { throw ServeError("no such tile \(key)") }
+        if key.preview, let image = previews.preview(key) {
+            figures.previewsAtHand += 1
+            return try await Task(executorPreference: TileWorkers.shared) { try ServedTiles.padded(image).pngData() }.value
+        }
         if let hit = cache[key] {
             tick += 1
             cache[key]?.used = tick
@@ -73,25 +116,26 @@ package actor TileService {
             job = claims.job
             figures.coalesced += 1
         } else {
-            job = Job(task: Task { [drawing, renderer, slots, tiles] in
+            let slots = key.preview ? previewSlots : self.slots
+            job = Job(task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
                 try await slots.acquire(preview: key.preview)
                 defer { Task { await slots.release() } }
                 await self.markStarted(key)
                 let (scene, frame, _) = await drawing.snapshot()
                 let view = tiles.view(key)!
-                let image = key.preview
+                let image = ServedTiles.padded(key.preview
                     ? try await renderer.renderPreview(scene, frame: frame, view: view)
-                    : try await renderer.render(scene, frame: frame, view: view)
-                return try ServedTiles.padded(image).pngData()
+                    : try await renderer.render(scene, frame: frame, view: view))
+                return (try image.pngData(), key.preview ? nil : image)
             })
             jobs[key] = Claims(job: job, clients: [client: 1])
         }
         do {
-            let bytes = try await job.task.value
-            finished(key, job: job, client: client, bytes: bytes)
+            let (bytes, image) = try await job.task.value
+            finished(key, job: job, client: client, bytes: bytes, image: image)
             return bytes
         } catch {
-            finished(key, job: job, client: client, bytes: nil)
+            finished(key, job: job, client: client, bytes: nil, image: nil)
             throw error
         }
     }
@@ -122,10 +166,43 @@ package actor TileService {
         for key in cache.keys where box.map({ tiles.box(key).intersects($0) }) ?? true {
             cacheBytes -= cache.removeValue(forKey: key)!.bytes.count
         }
+        previews.forget { key in box.map { tiles.box(key).intersects($0) } ?? true }
+        let whole = ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height)
+        staleOverview = staleOverview.map { $0.union(box ?? whole) } ?? (box ?? whole)
+        patchOverview()
         for (key, claims) in jobs where claims.started && (box.map({ tiles.box(key).intersects($0) }) ?? true) {
             jobs[key] = nil
             stale.insert(ObjectIdentifier(claims.job))
         }
+    }
+
+    /// Draws the overview again where the drawing changed, one patch at a time (changes
+    /// that come meanwhile join the next).
+    private func patchOverview() {
+        guard !patching, previews.overview != nil, let box = staleOverview else { return }
+        staleOverview = nil
+        patching = true
+        let k = tiles.topZoom - previews.overviewZoom
+        let unit = 1 << k
+        let x0 = max(0, box.x0) / unit * unit, y0 = max(0, box.y0) / unit * unit
+        let x1 = min(tiles.width, box.x1), y1 = min(tiles.height, box.y1)
+        guard x1 > x0, y1 > y0, let view = try? View(x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: 1 / Double(unit),
+                                                       canvasWidth: tiles.width, canvasHeight: tiles.height) else {
+            patching = false
+            return
+        }
+        let (drawing, renderer) = (self.drawing, self.renderer)
+        Task(executorPreference: TileWorkers.shared) {
+            let (scene, frame, _) = await drawing.snapshot()
+            let patch = try? await renderer.renderPreview(scene, frame: frame, view: view)
+            await self.patched(patch, at: (x0 / unit, y0 / unit))
+        }
+    }
+
+    private func patched(_ patch: Image?, at origin: (x: Int, y: Int)) {
+        if let patch { previews.patchOverview(patch, at: origin) }
+        patching = false
+        patchOverview()
     }
 
     /// Jobs drawn from a drawing that has changed under them since: not cached.
@@ -147,13 +224,14 @@ package actor TileService {
         }
     }
 
-    private func finished(_ key: ServedTiles.Key, job: Job, client: Int, bytes: [UInt8]?) {
+    private func finished(_ key: ServedTiles.Key, job: Job, client: Int, bytes: [UInt8]?, image: Image?) {
         let id = ObjectIdentifier(job)
         if let claims = jobs[key], claims.job === job {
             jobs[key] = nil
             if let bytes, !stale.contains(id) {
                 figures.rendered += 1
                 store(key, bytes)
+                if let image { previews.keep(key, image) }
             }
         }
         _ = client

@@ -86,6 +86,13 @@ final class ServeTests: XCTestCase {
             XCTAssertEqual(try server.get("/leaflet/leaflet.js").status, 200)
         }
         XCTAssertEqual(try server.get("/").status, 200, "viewing needs no token")
+        // A body is refused before any route sees it.
+        let s = try LoopbackSocket(port: server.port)
+        try s.send(Array("GET /drawing.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n".utf8)
+                   + [UInt8](repeating: 0x41, count: 100_000))
+        var answer: [UInt8] = []
+        while let chunk = s.receive(), !chunk.isEmpty { answer += chunk }
+        XCTAssertTrue(String(decoding: answer.prefix(20), as: UTF8.self).contains("413"), String(decoding: answer.prefix(60), as: UTF8.self))
 
         let hidden = try ServedProcess([path, "--private", "--journal", dir.appendingPathComponent("k.jsonl").path])
         for p in ["/", "/drawing.json", "/tiles/0/0/0.png"] {

@@ -54,6 +54,35 @@ final class TileServiceTests: XCTestCase {
         XCTAssertLessThanOrEqual(f.rendered, 5, "\(f)")
     }
 
+    func testPreviewsComeFromPixelsAtHand() async throws {
+        let (tiles, _) = try await service(renders: 2, dir: try TestSupport.temporaryDirectory(self, "tiles-previews"))
+        // Before anything is drawn: the preview engine.
+        _ = try await tiles.tile(ServedTiles.Key(z: 3, x: 1, y: 1, preview: true), client: 1)
+        let cold = await tiles.statistics.previewsAtHand
+        XCTAssertEqual(cold, 0)
+        // An exact tile at zoom 2: its descendants' previews are cut from it, enlarged.
+        _ = try await tiles.tile(ServedTiles.Key(z: 2, x: 0, y: 0, preview: false), client: 1)
+        let child = try await tiles.tile(ServedTiles.Key(z: 3, x: 1, y: 0, preview: true), client: 1)
+        let f = await tiles.statistics
+        XCTAssertEqual(f.previewsAtHand, 1, "\(f)")
+        XCTAssertEqual(f.rendered, 2, "no render for the preview: \(f)")
+        let dir = try TestSupport.temporaryDirectory(self, "tiles-previews-png")
+        try Data(child).write(to: dir.appendingPathComponent("p.png"))
+        let image = try PNGFile.read(path: dir.appendingPathComponent("p.png").path).image
+        XCTAssertEqual(image.width, 256)
+        // Enlarged twice: each ancestor pixel is a 2×2 block.
+        XCTAssertEqual(image.pixel(10, 20).r, image.pixel(11, 21).r)
+        // Once the overview is drawn, any tile's preview is at hand.
+        await tiles.start()
+        var atHand = 1
+        for _ in 0..<100 where atHand < 2 {
+            _ = try await tiles.tile(ServedTiles.Key(z: 3, x: 7, y: 4, preview: true), client: 1)
+            atHand = await tiles.statistics.previewsAtHand
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        XCTAssertGreaterThanOrEqual(atHand, 2)
+    }
+
     func testAChangeDropsTheCachedTilesItTouches() async throws {
         let (tiles, drawing) = try await service(renders: 2, dir: try TestSupport.temporaryDirectory(self, "tiles-change"))
         let near = ServedTiles.Key(z: 3, x: 0, y: 0, preview: false), far = ServedTiles.Key(z: 3, x: 7, y: 4, preview: false)

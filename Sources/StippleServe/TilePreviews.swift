@@ -1,0 +1,105 @@
+import Stipple
+
+/// Where a tile's preview comes from, cheapest first: the tile's own exact pixels when they
+/// are at hand; the nearest ancestor's exact pixels, enlarged; the overview (the whole
+/// drawing as a preview at a low zoom, drawn once, patched where strokes land), cut and
+/// scaled. Each is a few milliseconds whatever the drawing holds; the preview engine itself
+/// (`renderPreview`, which walks every stamp) only draws the overview.
+struct TilePreviews {
+    /// Exact tiles' pixels, the most recently used, bounded in bytes.
+    private var pixels: [ServedTiles.Key: (image: Image, used: Int)] = [:]
+    private var bytes = 0
+    private let limit: Int
+    private var tick = 0
+    /// The drawing at `overviewZoom`, as a preview.
+    private(set) var overview: Image?
+    let overviewZoom: Int
+    let tiles: ServedTiles
+
+    init(tiles: ServedTiles, limit: Int) {
+        self.tiles = tiles
+        self.limit = limit
+        overviewZoom = min(tiles.topZoom, 3)
+    }
+
+    /// The view the overview shows (the whole canvas at its zoom).
+    var overviewView: View {
+        try! View(canvasWidth: tiles.width, canvasHeight: tiles.height, scale: 1 / Double(1 << (tiles.topZoom - overviewZoom)))
+    }
+
+    mutating func setOverview(_ image: Image) { overview = image }
+
+    /// Lays `patch` (the view of canvas pixels `box` at the overview's scale) into the overview.
+    mutating func patchOverview(_ patch: Image, at box: (x: Int, y: Int)) {
+        guard var o = overview else { return }
+        for row in 0..<patch.height where box.y + row < o.height {
+            for col in 0..<patch.width where box.x + col < o.width {
+                let (s, d) = ((row * patch.width + col) * 4, ((box.y + row) * o.width + box.x + col) * 4)
+                for c in 0..<4 { o.pixels[d + c] = patch.pixels[s + c] }
+            }
+        }
+        overview = o
+    }
+
+    mutating func keep(_ key: ServedTiles.Key, _ image: Image) {
+        tick += 1
+        if pixels[key] == nil { bytes += image.pixels.count }
+        pixels[key] = (image, tick)
+        while bytes > limit, let oldest = pixels.min(by: { $0.value.used < $1.value.used }) {
+            bytes -= oldest.value.image.pixels.count
+            pixels[oldest.key] = nil
+        }
+    }
+
+    mutating func forget(where drop: (ServedTiles.Key) -> Bool) {
+        for key in pixels.keys where drop(key) { bytes -= pixels.removeValue(forKey: key)!.image.pixels.count }
+    }
+
+    /// A preview of `key` from what is at hand; nil when nothing is (no overview yet).
+    mutating func preview(_ key: ServedTiles.Key) -> Image? {
+        let exact = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
+        if let own = pixels[exact] {
+            tick += 1
+            pixels[exact]?.used = tick
+            return own.image
+        }
+        for d in 1...max(1, min(key.z, 8)) where d <= key.z {
+            let up = ServedTiles.Key(z: key.z - d, x: key.x >> d, y: key.y >> d, preview: false)
+            if let ancestor = pixels[up]?.image {
+                let side = ServedTiles.side >> d
+                return Self.scaled(ancestor, x: (key.x & ((1 << d) - 1)) * side, y: (key.y & ((1 << d) - 1)) * side,
+                                   side: side, scale: Double(1 << d))
+            }
+        }
+        guard let overview else { return nil }
+        // The tile's rectangle in the overview's pixels.
+        let shift = key.z - overviewZoom
+        if shift >= 0 {
+            let side = ServedTiles.side >> min(shift, 8)
+            guard side >= 1 else { return nil }
+            return Self.scaled(overview, x: (key.x >> shift) * ServedTiles.side + (key.x & ((1 << shift) - 1)) * side,
+                               y: (key.y >> shift) * ServedTiles.side + (key.y & ((1 << shift) - 1)) * side,
+                               side: side, scale: Double(1 << shift))
+        }
+        let side = ServedTiles.side << -shift
+        return Self.scaled(overview, x: key.x * side, y: key.y * side, side: side, scale: 1 / Double(1 << -shift))
+    }
+
+    /// The square (`x`, `y`, `side`) of `image` scaled by `scale` to a tile: each tile pixel
+    /// takes the source pixel its centre falls in (transparent past the image).
+    static func scaled(_ image: Image, x: Int, y: Int, side: Int, scale: Double) -> Image {
+        let n = ServedTiles.side
+        var out = [UInt8](repeating: 0, count: n * n * 4)
+        for ty in 0..<n {
+            let sy = y + Int((Double(ty) + 0.5) / scale)
+            guard sy < image.height, sy < y + side else { continue }
+            for tx in 0..<n {
+                let sx = x + Int((Double(tx) + 0.5) / scale)
+                guard sx < image.width, sx < x + side else { continue }
+                let (s, d) = ((sy * image.width + sx) * 4, (ty * n + tx) * 4)
+                out[d] = image.pixels[s]; out[d + 1] = image.pixels[s + 1]; out[d + 2] = image.pixels[s + 2]; out[d + 3] = image.pixels[s + 3]
+            }
+        }
+        return Image(width: n, height: n, pixels: out)
+    }
+}
