@@ -43,6 +43,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Tile renders at once.")
     var renders = 2
 
+    /// A folder of its own for the pyramid, in the system's temporary folder; folders of
+    /// servers no longer running are removed first.
+    static func tileFolder() throws -> String {
+        let tmp = FileManager.default.temporaryDirectory.path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] where name.hasPrefix("stipple-serve-") {
+            if let pid = Int32(name.dropFirst("stipple-serve-".count)), kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: tmp + "/" + name)
+            }
+        }
+        let folder = tmp + "/stipple-serve-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port is 0 to 65535 (got \(port))") }
         guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb is 1 to 4096 (got \(cacheMb))") }
@@ -57,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.journal = journal ?? ((script as NSString).deletingPathExtension + ".live.jsonl")
         options.cacheBytes = cacheMb << 20
         options.renders = renders
+        options.tileFolder = try ServeCommand.tileFolder()
         let server = try await StippleServer(script: script, options: options, renderer: try makeRenderer())
         let (token, journal, isPrivate, script) = (options.token, options.journal ?? "", options.isPrivate, self.script)
         try await server.run { url in

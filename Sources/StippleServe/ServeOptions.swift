@@ -18,6 +18,9 @@ public struct ServeOptions: Sendable {
     /// Limits of one connection: a WebSocket message's bytes, and its messages a second.
     public var maxMessageBytes = 16 << 10
     public var maxMessagesPerSecond = 400
+    /// Where the drawing's pyramid is written in the background (nil: tiles are drawn on
+    /// demand only).
+    public var tileFolder: String?
     /// Seconds between the journal's syncs to the disk: what a crash can lose.
     public var saveInterval = 1.0
 

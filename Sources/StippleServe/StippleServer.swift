@@ -52,7 +52,7 @@ public final class StippleServer: Sendable {
         height = script.canvas.height
         brushNames = await drawing.brushNames
         tiles = TileService(drawing: drawing, renderer: renderer, width: width, height: height,
-                            cacheBytes: options.cacheBytes, renders: options.renders)
+                            cacheBytes: options.cacheBytes, renders: options.renders, folder: options.tileFolder)
         hub = LiveHub()
         name = (path as NSString).lastPathComponent
     }
@@ -138,7 +138,7 @@ public final class StippleServer: Sendable {
             let f = await self.tiles.statistics
             let (queued, running) = (await self.tiles.queued, await self.tiles.running)
             let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
-            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
+            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
                 + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"clients":\#(clients),"#
                 + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())}"#
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
@@ -158,9 +158,9 @@ public final class StippleServer: Sendable {
             let watch = ClientGone.whenGone(context.channel) { Task { await tiles.abandon(key, client: client) } }
             defer { watch.end() }
             do {
-                let png = try await tiles.tile(key, client: client)
+                let (png, exact) = try await tiles.answer(key, client: client)
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache",
-                                                       HTTPField.Name("X-Stipple-Tile")!: key.preview ? "preview" : "exact"],
+                                                       HTTPField.Name("X-Stipple-Tile")!: exact ? "exact" : "preview"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: png)))
             } catch is CancellationError {
                 return ServeSecurity.refused(.gone, "the tile left the view before it was drawn")

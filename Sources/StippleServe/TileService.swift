@@ -27,6 +27,9 @@ package actor TileService {
         package var rendered = 0, cached = 0, coalesced = 0, cancelled = 0, cacheBytes = 0, cacheTiles = 0
         /// Previews made from pixels at hand (the tile's own, an ancestor's, the overview).
         package var previewsAtHand = 0
+        /// Tiles read from the pyramid written in the background.
+        package var fromPyramid = 0
+        package var pyramidReady = false
     }
 
     private final class Job: Sendable {
@@ -61,8 +64,17 @@ package actor TileService {
     /// The overview's pixels to draw again (canvas pixels), and whether that is under way.
     private var staleOverview: ServedDrawing.Box?
     private var patching = false
+    /// The drawing's whole pyramid, written in the background at the start as `render
+    /// --pyramid --layout xyz` writes one (a fraction of the time tiles asked for one by one
+    /// take): once it is whole, an exact tile is a file read. A change removes the files of
+    /// the tiles it touches; those are drawn on demand again.
+    private let folder: String?
+    private var pyramidReady = false
+    private var changedWhileBuilding: [ServedDrawing.Box?] = []
 
-    package init(drawing: ServedDrawing, renderer: Renderer, width: Int, height: Int, cacheBytes: Int, renders: Int) {
+    package init(drawing: ServedDrawing, renderer: Renderer, width: Int, height: Int, cacheBytes: Int, renders: Int,
+                 folder: String? = nil) {
+        self.folder = folder
         self.drawing = drawing
         self.renderer = renderer
         tiles = ServedTiles(width: width, height: height)
@@ -80,6 +92,41 @@ package actor TileService {
             let (scene, frame, _) = await drawing.snapshot()
             if let image = try? await renderer.renderPreview(scene, frame: frame, view: view) { await self.setOverview(image) }
         }
+        guard let folder else { return }
+        Task(executorPreference: TileWorkers.shared) {
+            let (scene, frame, _) = await drawing.snapshot()
+            let built = (try? await renderer.writePyramid(scene, frame: frame, to: folder + "/pyramid",
+                                                          options: PyramidOptions(layout: .xyz, overwrite: true))) != nil
+            await self.pyramidBuilt(built)
+        }
+    }
+
+    private func pyramidBuilt(_ built: Bool) {
+        guard built else { return }
+        for box in changedWhileBuilding { removeFiles(box) }
+        changedWhileBuilding = []
+        pyramidReady = true
+    }
+
+    private func file(_ key: ServedTiles.Key) -> String? {
+        guard pyramidReady, let folder else { return nil }
+        return "\(folder)/pyramid/\(key.z)/\(key.x)/\(key.y).png"
+    }
+
+    /// Removes the pyramid's files of the tiles `box` touches (nil: all of them), at every zoom.
+    private func removeFiles(_ box: ServedDrawing.Box?) {
+        guard let folder else { return }
+        for z in 0...tiles.topZoom {
+            let span = ServedTiles.side << (tiles.topZoom - z)
+            let whole = ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height)
+            let b = box ?? whole
+            guard b.x1 > 0, b.y1 > 0, b.x0 < tiles.width, b.y0 < tiles.height else { return }
+            for y in max(0, b.y0 / span)...max(0, (min(b.y1, tiles.height) - 1) / span) {
+                for x in max(0, b.x0 / span)...max(0, (min(b.x1, tiles.width) - 1) / span) {
+                    unlink("\(folder)/pyramid/\(z)/\(x)/\(y).png")
+                }
+            }
+        }
     }
 
     private func setOverview(_ image: Image) { previews.setOverview(image) }
@@ -88,6 +135,7 @@ package actor TileService {
         var f = figures
         f.cacheBytes = cacheBytes
         f.cacheTiles = cache.count
+        f.pyramidReady = pyramidReady
         return f
     }
 
@@ -98,16 +146,28 @@ package actor TileService {
     /// The PNG of tile `key` for `client`: from the cache, or from the job already drawing
     /// it, or from a new one. Throws `CancellationError` when the tile's job was dropped.
     package func tile(_ key: ServedTiles.Key, client: Int) async throws -> [UInt8] {
+        try await answer(key, client: client).png
+    }
+
+    /// The tile's PNG, and whether it holds the exact pixels (a preview request may be
+    /// answered with them when they are at hand).
+    package func answer(_ key: ServedTiles.Key, client: Int) async throws -> (png: [UInt8], exact: Bool) {
         guard tiles.view(key) != nil else { throw ServeError("no such tile \(key)") }
+        let exactKey = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
+        if let path = file(exactKey), let data = FileManager.default.contents(atPath: path) {
+            // The pyramid's tile: the exact pixels, for a preview too.
+            figures.fromPyramid += 1
+            return ([UInt8](data), true)
+        }
         if key.preview, let image = previews.preview(key) {
             figures.previewsAtHand += 1
-            return try await Task(executorPreference: TileWorkers.shared) { try ServedTiles.padded(image).pngData() }.value
+            return (try await Task(executorPreference: TileWorkers.shared) { try ServedTiles.padded(image).pngData() }.value, false)
         }
         if let hit = cache[key] {
             tick += 1
             cache[key]?.used = tick
             figures.cached += 1
-            return hit.bytes
+            return (hit.bytes, !key.preview)
         }
         let job: Job
         if var claims = jobs[key] {
@@ -133,7 +193,7 @@ package actor TileService {
         do {
             let (bytes, image) = try await job.task.value
             finished(key, job: job, client: client, bytes: bytes, image: image)
-            return bytes
+            return (bytes, !key.preview)
         } catch {
             finished(key, job: job, client: client, bytes: nil, image: nil)
             throw error
@@ -167,6 +227,7 @@ package actor TileService {
             cacheBytes -= cache.removeValue(forKey: key)!.bytes.count
         }
         previews.forget { key in box.map { tiles.box(key).intersects($0) } ?? true }
+        if pyramidReady { removeFiles(box) } else { changedWhileBuilding.append(box) }
         let whole = ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height)
         staleOverview = staleOverview.map { $0.union(box ?? whole) } ?? (box ?? whole)
         patchOverview()

@@ -51,21 +51,35 @@ final class ServeTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: Data(info.body)) as! [String: Any]
         XCTAssertEqual(json["topZoom"] as? Int, 3)
         XCTAssertEqual(json["canDraw"] as? Bool, false, "no token given")
-        // Every zoom, corners and edges (a level's last column and row are padded).
-        for (z, x, y) in [(0, 0, 0), (1, 1, 0), (2, 2, 1), (3, 0, 0), (3, 5, 3), (3, 2, 2)] {
-            let key = ServedTiles.Key(z: z, x: x, y: y, preview: false)
-            let exact = try server.get("/tiles/\(z)/\(x)/\(y).png")
-            XCTAssertEqual(exact.status, 200, "\(key)")
-            XCTAssertEqual(exact.headers["x-stipple-tile"], "exact")
-            let image = try decode(exact.body, dir)
-            XCTAssertEqual(image.width, 256)
-            let want = try await expected(key, script: path, journal: nil, renderer: renderer)
-            XCTAssertEqual(image.pixels, want.pixels, "tile \(key) is the drawing's view")
-            let preview = try server.get("/tiles/\(z)/\(x)/\(y).png?preview=1")
-            XCTAssertEqual(preview.status, 200)
-            XCTAssertEqual(preview.headers["x-stipple-tile"], "preview")
-            XCTAssertEqual(try decode(preview.body, dir).width, 256)
+        // Every zoom, corners and edges (a level's last column and row are padded): drawn on
+        // demand, then read from the pyramid the server writes in the background.
+        var fromPyramid = false
+        for pass in 0..<2 {
+            if pass == 1 {
+                for _ in 0..<300 where !fromPyramid {
+                    let stats = try JSONSerialization.jsonObject(with: Data(try server.get("/stats.json?token=\(server.token)").body)) as! [String: Any]
+                    fromPyramid = stats["pyramidReady"] as? Bool ?? false
+                    if !fromPyramid { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                XCTAssertTrue(fromPyramid, "the pyramid is written")
+            }
+            for (z, x, y) in [(0, 0, 0), (1, 1, 0), (2, 2, 1), (3, 0, 0), (3, 5, 3), (3, 2, 2), (3, 4, 1)] {
+                let key = ServedTiles.Key(z: z, x: x, y: y, preview: false)
+                let exact = try server.get("/tiles/\(z)/\(x)/\(y).png")
+                XCTAssertEqual(exact.status, 200, "\(key)")
+                if pass == 0 { XCTAssertEqual(exact.headers["x-stipple-tile"], "exact") }
+                let image = try decode(exact.body, dir)
+                XCTAssertEqual(image.width, 256)
+                let want = try await expected(key, script: path, journal: nil, renderer: renderer)
+                XCTAssertEqual(image.pixels, want.pixels, "tile \(key) is the drawing's view (pass \(pass))")
+                let preview = try server.get("/tiles/\(z)/\(x)/\(y).png?preview=1")
+                XCTAssertEqual(preview.status, 200)
+                XCTAssertNotNil(preview.headers["x-stipple-tile"])
+                XCTAssertEqual(try decode(preview.body, dir).width, 256)
+            }
         }
+        let stats = try JSONSerialization.jsonObject(with: Data(try server.get("/stats.json?token=\(server.token)").body)) as! [String: Any]
+        XCTAssertGreaterThanOrEqual(stats["fromPyramid"] as? Int ?? 0, 7, "\(stats)")
         for missing in ["/tiles/3/6/0.png", "/tiles/4/0/0.png", "/tiles/-1/0/0.png", "/tiles/0/0/0.jpg"] {
             XCTAssertEqual(try server.get(missing).status, 404, missing)
         }
