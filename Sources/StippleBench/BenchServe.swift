@@ -31,6 +31,11 @@ extension BenchSuite {
         let info = try JSONSerialization.jsonObject(with: Data(try LoopbackHTTP(port: server.port).get("/drawing.json").body)) as? [String: Any]
         guard let top = info?["topZoom"] as? Int else { throw RenderError("serve: no drawing.json") }
         let load = ServeLoad(port: server.port, token: server.token, side: side, topZoom: top, seed: config.seed)
+        // The server writes the drawing's pyramid at the start; the load begins once it is
+        // whole (how long that took is a row of its own).
+        let warm = load.now()
+        while load.stats()["pyramidReady"] != 1, load.now() - warm < 600 { try await Task.sleep(for: .milliseconds(100)) }
+        let warmSeconds = load.now() - warm
         log("serve: \(config.serveViewers) viewers and \(config.serveDrawers) drawers for \(Int(config.serveSeconds)) s")
         let rss0 = load.stats()["residentBytes"] ?? 0
         load.run(viewers: config.serveViewers, drawers: config.serveDrawers, seconds: config.serveSeconds,
@@ -51,6 +56,9 @@ extension BenchSuite {
                                         note: "from request to answer, on loopback; every client a thread of the bench"))
             report.targets.append(.init(name: "serve: \(name), p95 ms", measured: p(0.95), limit: target, atMost: true))
         }
+        report.rows.append(BenchRow(scenario: "serve", variant: "pyramid written at the start", workload: "\(side)² of \(config.viewsStrokes) strokes",
+                                    timing: Timing(samples: [warmSeconds]), figures: ["s": warmSeconds],
+                                    note: "from the server's first answer to its pyramid being whole; tiles asked for meanwhile are drawn on demand"))
         let r = load.results()
         percentiles("preview tile", r.preview, target: 50)
         percentiles("exact tile", r.exact, target: 250)

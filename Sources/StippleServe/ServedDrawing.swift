@@ -27,8 +27,9 @@ package actor ServedDrawing {
         }
     }
 
-    package let script: Script
+    package private(set) var script: Script
     package let width: Int, height: Int
+    private let journalPath: String?
     private var model: DrawingModel
     private var decoder: EventDecoder
     /// The last journal event's time, seconds on the script's clock.
@@ -50,45 +51,76 @@ package actor ServedDrawing {
         self.script = script
         width = script.canvas.width
         height = script.canvas.height
+        let replayed = try ServedDrawing.replay(script, journal: path)
+        model = replayed.model
+        decoder = replayed.decoder
+        clock = replayed.clock
+        lines = replayed.lines
+        journalEvents = replayed.events
+        version = replayed.events > 0 ? 1 : 0
+        journal = try path.map { try DrawingJournal(path: $0) }
+        journalPath = path
+    }
+
+    /// The script, and the journal at `path` (when the file exists) replayed onto it.
+    private static func replay(_ script: Script, journal path: String?) throws
+        -> (model: DrawingModel, decoder: EventDecoder, clock: Double, lines: Int, events: Int) {
         var model = try DrawingModel(script: script)
         var decoder = EventDecoder(file: path ?? "live", script: script)
         var clock = Double(model.frame) / script.touchRate
         var lines = 0, events = 0
-        if let path, FileManager.default.fileExists(atPath: path) {
-            let bytes = try FileSystem.readBytes(path: path)
-            var replay = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
-            // A line cut short by a crash (the last, with no newline) is dropped, not an error.
-            if let last = replay.last, !last.isEmpty, bytes.last != 0x0A { replay.removeLast() }
-            var open: [Int: (TouchEvent.StrokeStart, [TouchSample])] = [:]
-            for chunk in replay {
-                lines += 1
-                guard let event = try decoder.decode(chunk, line: lines) else { continue }
-                clock = max(clock, event.t)
-                switch event.kind {
-                case let .sample(id, sample, start):
-                    if let start { open[id] = (start, []) }
-                    open[id]?.1.append(sample)
-                case let .end(id):
-                    if let (start, samples) = open.removeValue(forKey: id) { _ = model.commitStroke(start, samples) }
-                case let .session(op):
-                    _ = model.applySession(op)
-                }
-                events += 1
+        guard let path, FileManager.default.fileExists(atPath: path) else { return (model, decoder, clock, 0, 0) }
+        let bytes = try FileSystem.readBytes(path: path)
+        var replay = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        // A line cut short by a crash (the last, with no newline) is dropped, not an error.
+        if let last = replay.last, !last.isEmpty, bytes.last != 0x0A { replay.removeLast() }
+        var open: [Int: (TouchEvent.StrokeStart, [TouchSample])] = [:]
+        for chunk in replay {
+            lines += 1
+            guard let event = try decoder.decode(chunk, line: lines) else { continue }
+            clock = max(clock, event.t)
+            switch event.kind {
+            case let .sample(id, sample, start):
+                if let start { open[id] = (start, []) }
+                open[id]?.1.append(sample)
+            case let .end(id):
+                if let (start, samples) = open.removeValue(forKey: id) { _ = model.commitStroke(start, samples) }
+            case let .session(op):
+                _ = model.applySession(op)
             }
-            // Strokes are written whole, so a stroke with no end is a journal written by
-            // someone else, not one the server left.
-            if !open.isEmpty {
-                throw InputError(file: path, "the journal ends inside \(open.count) stroke\(open.count == 1 ? "" : "s") "
-                                 + "with no end event; remove those lines to serve it")
-            }
+            events += 1
         }
-        self.model = model
-        self.decoder = decoder
-        self.clock = clock
-        self.lines = lines
-        journalEvents = events
-        version = events > 0 ? 1 : 0
-        journal = try path.map { try DrawingJournal(path: $0) }
+        // Strokes are written whole, so a stroke with no end is a journal written by
+        // someone else, not one the server left.
+        if !open.isEmpty {
+            throw InputError(file: path, "the journal ends inside \(open.count) stroke\(open.count == 1 ? "" : "s") "
+                             + "with no end event; remove those lines to serve it")
+        }
+        return (model, decoder, clock, lines, events)
+    }
+
+    /// Takes `script` (the served script, changed on disk) in place of the old one, with
+    /// what was drawn live replayed on it. Throws, and keeps the drawing as it was, when the
+    /// new script changes the canvas's size or its strokes dissolve, or the journal no
+    /// longer replays on it (an undo with nothing left to undo). The change's box holds the
+    /// entries whose stamps changed, before and after.
+    package func reload(_ script: Script) throws -> Change {
+        guard script.canvas.width == width, script.canvas.height == height else {
+            throw InputError(file: script.path, "the canvas is now \(script.canvas.width)×\(script.canvas.height), not \(width)×\(height): "
+                             + "restart serve to change its size")
+        }
+        guard script.maxAge == 0 else { throw InputError(file: script.path, "maxAge is now \(script.maxAge): a served drawing's strokes stay") }
+        journal?.flush()
+        let replayed = try ServedDrawing.replay(script, journal: journalPath)
+        let box = model.changed(to: replayed.model)
+        self.script = script
+        model = replayed.model
+        decoder = replayed.decoder
+        clock = replayed.clock
+        lines = replayed.lines
+        journalEvents = replayed.events
+        version += 1
+        return Change(version: version, box: box)
     }
 
     /// The scene and the frame to show it at, and its version.
@@ -222,7 +254,7 @@ struct DrawingModel: Sendable {
     private let firstIndex: Int
     private(set) var liveStrokes = 0
     /// Each entry's pixels (nil for one with no stamps), for the tiles an undo touches.
-    private var boxes: [ServedDrawing.Box?]
+    private(set) var boxes: [ServedDrawing.Box?]
 
     init(script: Script) throws {
         self.script = script
@@ -250,6 +282,26 @@ struct DrawingModel: Sendable {
         let born = stamps.map { $0.point.age }.min().map { -Double($0) } ?? 0
         frame = max(frame, Int(born.rounded(.up)) + 1)
         return box
+    }
+
+    /// The pixels that differ between this drawing and `other` (of the same canvas): the
+    /// entries whose stamps, brush or mode differ, or that one of them shows and the other
+    /// not, before and after; nil (all of them) when the background changed.
+    func changed(to other: DrawingModel) -> ServedDrawing.Box? {
+        guard scene.canvas.background == other.scene.canvas.background else { return nil }
+        let (a, b) = (Set(scene.state(atFrame: frame).entries), Set(other.scene.state(atFrame: other.frame).entries))
+        var box: ServedDrawing.Box?
+        func add(_ x: ServedDrawing.Box?) { if let x { box = box?.union(x) ?? x } }
+        for i in 0..<max(scene.batches.count, other.scene.batches.count) {
+            let mine = i < scene.batches.count ? scene.batches[i] : nil, theirs = i < other.scene.batches.count ? other.scene.batches[i] : nil
+            let same = mine != nil && theirs != nil && mine!.stamps == theirs!.stamps && mine!.brushKey == theirs!.brushKey
+                && mine!.mode == theirs!.mode && mine!.rotations == theirs!.rotations && a.contains(i) == b.contains(i)
+            if !same {
+                if i < boxes.count { add(boxes[i]) }
+                if i < other.boxes.count { add(other.boxes[i]) }
+            }
+        }
+        return box ?? ServedDrawing.Box(x0: 0, y0: 0, x1: 0, y1: 0)
     }
 
     /// Appends an undo, redo or clear; returns the pixels of the entries it hid or showed.

@@ -62,4 +62,43 @@ package struct ServedTiles: Sendable, Equatable {
         }
         return Image(width: side, height: side, pixels: pixels)
     }
+
+    /// Tile `key` (below the top zoom) from its children at the next zoom (`children[dy][dx]`,
+    /// nil past the level's edge), as the pyramid defines it: each 2 × 2 block of the level
+    /// below averaged, odd edges averaging what they have. Nil when a child the tile needs
+    /// is missing or not opaque: the mean is of premultiplied colour, which an opaque pixel's
+    /// straight colour is, and a translucent one's is not exactly.
+    package func parent(_ key: Key, children: [[Image?]]) -> Image? {
+        let k = topZoom - key.z
+        let below = View.levelSize(width, height, level: k - 1)
+        let x0 = key.x * 2 * ServedTiles.side, y0 = key.y * 2 * ServedTiles.side
+        let bw = min(2 * ServedTiles.side, below.width - x0), bh = min(2 * ServedTiles.side, below.height - y0)
+        guard bw > 0, bh > 0 else { return nil }
+        // The block of the level below, row by row.
+        var rows = [UInt8](repeating: 0, count: bw * bh * 4)
+        for dy in 0..<2 {
+            for dx in 0..<2 {
+                let cw = min(ServedTiles.side, bw - dx * ServedTiles.side), ch = min(ServedTiles.side, bh - dy * ServedTiles.side)
+                guard cw > 0, ch > 0 else { continue }
+                guard let child = children[dy][dx], child.width == ServedTiles.side else { return nil }
+                for r in 0..<ch {
+                    let src = r * ServedTiles.side * 4, dst = ((dy * ServedTiles.side + r) * bw + dx * ServedTiles.side) * 4
+                    if (0..<cw).contains(where: { child.pixels[src + $0 * 4 + 3] != 255 }) { return nil }
+                    rows.replaceSubrange(dst..<(dst + cw * 4), with: child.pixels[src..<(src + cw * 4)])
+                }
+            }
+        }
+        let half = (bw + 1) / 2
+        var out = [UInt8](repeating: 0, count: ServedTiles.side * ServedTiles.side * 4)
+        rows.withUnsafeBytes { all in
+            for r in stride(from: 0, to: bh, by: 2) {
+                let top = UnsafeRawBufferPointer(rebasing: all[(r * bw * 4)..<((r + 1) * bw * 4)])
+                let bottom = r + 1 < bh ? UnsafeRawBufferPointer(rebasing: all[((r + 1) * bw * 4)..<((r + 2) * bw * 4)]) : nil
+                let halved = HalvingRows.halve(top, bottom, width: bw)
+                let dst = (r / 2) * ServedTiles.side * 4
+                out.replaceSubrange(dst..<(dst + half * 4), with: halved)
+            }
+        }
+        return Image(width: ServedTiles.side, height: ServedTiles.side, pixels: out)
+    }
 }

@@ -29,6 +29,8 @@ package actor TileService {
         package var previewsAtHand = 0
         /// Tiles read from the pyramid written in the background.
         package var fromPyramid = 0
+        /// Tiles below the top zoom made again from their children after a change.
+        package var fromChildren = 0
         package var pyramidReady = false
     }
 
@@ -87,25 +89,66 @@ package actor TileService {
     /// Draws the overview the previews are cut from (in the background; previews until then
     /// are drawn by the preview engine).
     package func start() {
-        let (drawing, renderer, view) = (self.drawing, self.renderer, previews.overviewView)
+        let (drawing, renderer, view, folder) = (self.drawing, self.renderer, previews.overviewView, self.folder)
+        // The overview first (a fraction of a second), so previews are at hand from then on;
+        // then the pyramid.
         Task(executorPreference: TileWorkers.shared) {
             let (scene, frame, _) = await drawing.snapshot()
             if let image = try? await renderer.renderPreview(scene, frame: frame, view: view) { await self.setOverview(image) }
-        }
-        guard let folder else { return }
-        Task(executorPreference: TileWorkers.shared) {
-            let (scene, frame, _) = await drawing.snapshot()
-            let built = (try? await renderer.writePyramid(scene, frame: frame, to: folder + "/pyramid",
+            guard let folder else { return }
+            let (now, nowFrame, _) = await drawing.snapshot()
+            let built = (try? await renderer.writePyramid(now, frame: nowFrame, to: folder + "/pyramid",
                                                           options: PyramidOptions(layout: .xyz, overwrite: true))) != nil
             await self.pyramidBuilt(built)
         }
     }
 
     private func pyramidBuilt(_ built: Bool) {
-        guard built else { return }
-        for box in changedWhileBuilding { removeFiles(box) }
-        changedWhileBuilding = []
-        pyramidReady = true
+        pyramidFailed = !built
+        if built {
+            for box in changedWhileBuilding { removeFiles(box) }
+            changedWhileBuilding = []
+            pyramidReady = true
+        }
+        for w in pyramidWaiters { w.resume() }
+        pyramidWaiters = []
+    }
+
+    /// Waits until the pyramid is whole (or its writing failed).
+    private func waitForPyramid() async {
+        guard !pyramidReady, !pyramidFailed, folder != nil else { return }
+        await withCheckedContinuation { pyramidWaiters.append($0) }
+    }
+
+    private var pyramidFailed = false
+    private var pyramidWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Keeps an exact tile drawn after the pyramid was written as one of its files (written
+    /// whole, then renamed), so the tiles above can be made from it.
+    private func keepFile(_ key: ServedTiles.Key, _ png: [UInt8]) {
+        guard pyramidReady, let path = file(key) else { return }
+        let dir = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let temp = path + ".part"
+        guard FileManager.default.createFile(atPath: temp, contents: Data(png)) else { return }
+        rename(temp, path)
+    }
+
+    /// Tile `key` from its children's exact pixels (`ServedTiles.parent`); nil when that
+    /// cannot be done exactly.
+    private nonisolated func fromChildren(_ key: ServedTiles.Key) async throws -> Image? {
+        var children: [[Image?]] = [[nil, nil], [nil, nil]]
+        for dy in 0..<2 {
+            for dx in 0..<2 {
+                let child = ServedTiles.Key(z: key.z + 1, x: 2 * key.x + dx, y: 2 * key.y + dy, preview: false)
+                guard tiles.view(child) != nil else { continue }
+                // Claimed by no client: a view moving does not drop the work a parent waits on.
+                _ = try await answer(child, client: -1)
+                guard let path = await file(child), FileManager.default.fileExists(atPath: path) else { return nil }
+                children[dy][dx] = try PNGFile.read(path: path).image
+            }
+        }
+        return tiles.parent(key, children: children)
     }
 
     private func file(_ key: ServedTiles.Key) -> String? {
@@ -130,6 +173,9 @@ package actor TileService {
     }
 
     private func setOverview(_ image: Image) { previews.setOverview(image) }
+
+    private var pyramidIsReady: Bool { pyramidReady }
+    private func countFromChildren() { figures.fromChildren += 1 }
 
     package var statistics: Figures {
         var f = figures
@@ -177,7 +223,21 @@ package actor TileService {
             figures.coalesced += 1
         } else {
             let slots = key.preview ? previewSlots : self.slots
+            let below = !key.preview && key.z < tiles.topZoom && folder != nil
             job = Job(task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
+                if below {
+                    // Below the top zoom, an exact tile comes from the pyramid: once it is
+                    // whole, as its file, or made from its children where a change removed it.
+                    await self.waitForPyramid()
+                    if let path = await self.file(key), let data = FileManager.default.contents(atPath: path) {
+                        return ([UInt8](data), nil)
+                    }
+                    if await self.pyramidIsReady, let image = try await self.fromChildren(key) {
+                        await self.markStarted(key)
+                        await self.countFromChildren()
+                        return (try image.pngData(), image)
+                    }
+                }
                 try await slots.acquire(preview: key.preview)
                 defer { Task { await slots.release() } }
                 await self.markStarted(key)
@@ -292,7 +352,10 @@ package actor TileService {
             if let bytes, !stale.contains(id) {
                 figures.rendered += 1
                 store(key, bytes)
-                if let image { previews.keep(key, image) }
+                if let image {
+                    previews.keep(key, image)
+                    keepFile(key, bytes)
+                }
             }
         }
         _ = client

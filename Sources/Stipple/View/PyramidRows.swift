@@ -2,7 +2,7 @@
 /// every second one a row half as wide comes out, each pixel the mean of its 2×2 block
 /// rounded to nearest, ties up — (a + b + c + d + 2) / 4; a last odd column or row averages
 /// the pixels it has, (a + b + 1) / 2, or is the pixel itself.
-struct HalvingRows {
+package struct HalvingRows {
     /// Pixels in a row going in.
     let width: Int
     /// Pixels in a row coming out: ⌈width / 2⌉.
@@ -35,7 +35,7 @@ struct HalvingRows {
     }
 
     /// The 2×2 means of `top` over `bottom` (of `top` alone when there is none).
-    static func halve(_ top: UnsafeRawBufferPointer, _ bottom: UnsafeRawBufferPointer?, width: Int) -> [UInt8] {
+    package static func halve(_ top: UnsafeRawBufferPointer, _ bottom: UnsafeRawBufferPointer?, width: Int) -> [UInt8] {
         let half = (width + 1) / 2
         return [UInt8](unsafeUninitializedCapacity: half * 4) { out, count in
             count = half * 4

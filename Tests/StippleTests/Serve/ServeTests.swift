@@ -170,6 +170,27 @@ final class ServeTests: XCTestCase {
         XCTAssertTrue(lines.last!.contains(#""end":0"#))
         let replayed = try await expected(key, script: path, journal: journal, renderer: renderer)
         XCTAssertEqual(after.pixels, replayed.pixels)
+        // Every zoom above it too: once the pyramid is whole, the tiles a stroke touches are
+        // made again from their children, to the views' pixels.
+        for _ in 0..<300 {
+            let stats = try JSONSerialization.jsonObject(with: Data(try server.get("/stats.json?token=\(server.token)").body)) as! [String: Any]
+            if stats["pyramidReady"] as? Bool == true { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try drawer.send(#"{"t": 20, "stroke": 2, "x": 600, "y": 500, "pressure": 0.8, "brush": "soft", "radius": 12}"#)
+        try drawer.send(#"{"t": 20.1, "stroke": 2, "x": 700, "y": 520, "pressure": 0.6}"#)
+        try drawer.send(#"{"end": 2}"#)
+        XCTAssertNotNil(viewer.next(containing: #""version":2"#))
+        for (z, x, y) in [(0, 0, 0), (1, 0, 0), (2, 1, 0), (3, 2, 1)] {
+            let k = ServedTiles.Key(z: z, x: x, y: y, preview: false)
+            let got = try decode(try server.get("/tiles/\(z)/\(x)/\(y).png").body, dir)
+            let want = try await expected(k, script: path, journal: journal, renderer: renderer)
+            XCTAssertEqual(got.pixels, want.pixels, "tile \(k) after the second stroke")
+        }
+        let made = try JSONSerialization.jsonObject(with: Data(try server.get("/stats.json?token=\(server.token)").body)) as! [String: Any]
+        XCTAssertGreaterThanOrEqual(made["fromChildren"] as? Int ?? 0, 3, "zooms 0 to 2 made from their children: \(made)")
+        try drawer.send(#"{"undo": 1}"#)
+        XCTAssertNotNil(viewer.next(containing: #""version":3"#))
 
         // A drawer who leaves mid-stroke leaves nothing behind.
         let leaving = try LoopbackWebSocket(port: server.port, path: "/live?token=\(server.token)")
@@ -179,7 +200,7 @@ final class ServeTests: XCTestCase {
         XCTAssertNotNil(viewer.next(containing: #""live""#))
         close(leaving.socket.fd)
         XCTAssertNotNil(viewer.next(containing: #""aborted""#))
-        XCTAssertEqual(try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").count, 5)
+        XCTAssertEqual(try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").count, 9, "the second stroke (3 lines) and its undo")
 
         // Undo takes the stroke back, for everyone; redo brings it again.
         try drawer.send(#"{"undo": 1}"#)
