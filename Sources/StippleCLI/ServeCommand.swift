@@ -37,6 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Where the drawing's live events are kept (default: SCRIPT with .live.jsonl).")
     var journal: String?
 
+    @Flag(help: "Read SCRIPT again when it changes on disk; the pages fetch only the tiles whose pixels changed.")
+    var watch = false
+
     @Option(help: "The tile cache's size, MiB.")
     var cacheMb = 256
 
@@ -71,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.journal = journal ?? ((script as NSString).deletingPathExtension + ".live.jsonl")
         options.cacheBytes = cacheMb << 20
         options.renders = renders
+        options.watch = watch
         options.tileFolder = try ServeCommand.tileFolder()
         let server = try await StippleServer(script: script, options: options, renderer: try makeRenderer())
         let (token, journal, isPrivate, script) = (options.token, options.journal ?? "", options.isPrivate, self.script)

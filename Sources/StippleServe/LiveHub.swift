@@ -1,91 +1,78 @@
 import Foundation
 import Stipple
+import Synchronization
 
-/// The clients connected over WebSocket: what each is drawing, and the messages every one
-/// of them is sent (strokes as they are drawn, changes to the drawing), each client's in
-/// order through a queue of its own so a slow one never holds up the others.
-package actor LiveHub {
-    private struct Client {
-        let canDraw: Bool
-        /// Wakes the client's writer; what it writes waits in `pending`.
-        let wake: AsyncStream<Void>.Continuation
-        var pending: [String] = []
-        var strokes: [Int: ServedDrawing.PendingStroke] = [:]
+/// What waits to be sent to one client, under a lock of its own: posting never waits on
+/// another client or on an actor, and the client's writer takes everything waiting at once
+/// and sends it as one WebSocket message, a line each (events that come while a message is
+/// being sent go out together in the next: coalesced, never a queue of stale messages a
+/// frame each).
+package final class Outbox: Sendable {
+    private let lines = Mutex<[String]?>([])
+    private let wake: AsyncStream<Void>.Continuation
+    /// Wakes the writer whenever something is posted.
+    let wakes: AsyncStream<Void>
+
+    /// At most this many lines wait: a client that reads nothing loses the oldest, never
+    /// the server its memory.
+    static let maxPending = 65_536
+
+    init() {
+        (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    private var clients: [Int: Client] = [:]
+    func post(_ line: String) {
+        let posted = lines.withLock { pending -> Bool in
+            guard pending != nil else { return false }
+            pending!.append(line)
+            if pending!.count > Outbox.maxPending { pending!.removeFirst(pending!.count - Outbox.maxPending) }
+            return true
+        }
+        if posted { wake.yield() }
+    }
+
+    /// Everything waiting, oldest first; nil once closed.
+    func take() -> [String]? {
+        lines.withLock { pending in
+            defer { if pending != nil { pending = [] } }
+            return pending
+        }
+    }
+
+    func close() {
+        lines.withLock { $0 = nil }
+        wake.finish()
+    }
+}
+
+/// The clients connected over WebSocket, and the messages every one of them is sent.
+package actor LiveHub {
+    private var clients: [Int: Outbox] = [:]
     private var nextID = 0
     package private(set) var strokesAdded = 0, eventsRefused = 0
 
     package init() {}
 
-    /// A new client; returns its number and the stream that wakes its writer, which then
-    /// takes everything waiting (`take`) and sends it as one WebSocket message, a line each:
-    /// events that come while a message is being sent go out together in the next (the
-    /// latest of everything, coalesced, never a queue of stale messages a frame each).
-    package func join(canDraw: Bool) -> (Int, AsyncStream<Void>) {
+    /// A new client: its number and its outbox.
+    package func join() -> (Int, Outbox) {
         nextID += 1
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        clients[nextID] = Client(canDraw: canDraw, wake: continuation)
-        return (nextID, stream)
+        let outbox = Outbox()
+        clients[nextID] = outbox
+        return (nextID, outbox)
     }
 
-    /// What waits to be sent to `client`, oldest first; nil once it has gone.
-    package func take(_ client: Int) -> [String]? {
-        guard let lines = clients[client]?.pending else { return nil }
-        clients[client]?.pending = []
-        return lines
+    /// `client` has gone: `open`, the strokes it had not ended, are taken off the other
+    /// pages (they never joined the drawing).
+    package func leave(_ client: Int, open: [Int]) {
+        clients.removeValue(forKey: client)?.close()
+        for stroke in open { broadcast(#"{"aborted":{"client":\#(client),"stroke":\#(stroke)}}"#, except: client) }
     }
-
-    /// At most this many lines wait for one client: a client that reads nothing loses the
-    /// oldest, never the server its memory.
-    static let maxPending = 65_536
-
-    private func post(_ message: String, to id: Int) {
-        guard clients[id] != nil else { return }
-        clients[id]!.pending.append(message)
-        if clients[id]!.pending.count > LiveHub.maxPending { clients[id]!.pending.removeFirst(clients[id]!.pending.count - LiveHub.maxPending) }
-        clients[id]!.wake.yield()
-    }
-
-    /// `client` has gone: the strokes it had not ended are dropped (and taken off the others' screens).
-    package func leave(_ client: Int) {
-        guard let c = clients.removeValue(forKey: client) else { return }
-        c.wake.finish()
-        for stroke in c.strokes.keys { broadcast(#"{"aborted":{"client":\#(client),"stroke":\#(stroke)}}"#, except: client) }
-    }
-
-    package func send(_ client: Int, _ message: String) { post(message, to: client) }
 
     package func broadcast(_ message: String, except: Int? = nil) {
-        for id in clients.keys where id != except { post(message, to: id) }
+        for (id, outbox) in clients where id != except { outbox.post(message) }
     }
 
     package var count: Int { clients.count }
-
-    package func canDraw(_ client: Int) -> Bool { clients[client]?.canDraw ?? false }
-
-    /// The stroke `stroke` of `client` so far (a new one when it has none).
-    package func pending(_ client: Int, _ stroke: Int, drawing: ServedDrawing) async -> ServedDrawing.PendingStroke? {
-        if let s = clients[client]?.strokes[stroke] { return s }
-        guard clients[client] != nil else { return nil }
-        let s = await drawing.beginStroke()
-        // The client may have left while the stroke began.
-        guard clients[client] != nil else { return nil }
-        if let existing = clients[client]?.strokes[stroke] { return existing }
-        clients[client]?.strokes[stroke] = s
-        return s
-    }
-
-    package func update(_ client: Int, _ stroke: Int, _ pending: ServedDrawing.PendingStroke) {
-        guard clients[client] != nil else { return }
-        clients[client]?.strokes[stroke] = pending
-    }
-
-    /// Takes the stroke off the client's list (it has ended, or is dropped).
-    package func take(_ client: Int, _ stroke: Int) -> ServedDrawing.PendingStroke? {
-        clients[client]?.strokes.removeValue(forKey: stroke)
-    }
 
     package func counted(added: Int = 0, refused: Int = 0) {
         strokesAdded += added

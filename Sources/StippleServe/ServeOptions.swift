@@ -21,6 +21,8 @@ public struct ServeOptions: Sendable {
     /// Where the drawing's pyramid is written in the background (nil: tiles are drawn on
     /// demand only).
     public var tileFolder: String?
+    /// Read the script again when it (or a file it names) changes on disk.
+    public var watch = false
     /// Seconds between the journal's syncs to the disk: what a crash can lose.
     public var saveInterval = 1.0
 

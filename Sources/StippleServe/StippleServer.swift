@@ -42,6 +42,7 @@ public final class StippleServer: Sendable {
     let name: String
     let width: Int, height: Int
     let brushNames: [String]
+    let scriptPath: String
 
     /// Loads `script` and its journal (see `ServedDrawing`), on `renderer`.
     public init(script path: String, options: ServeOptions, renderer: Renderer) async throws {
@@ -55,6 +56,7 @@ public final class StippleServer: Sendable {
                             cacheBytes: options.cacheBytes, renders: options.renders, folder: options.tileFolder)
         hub = LiveHub()
         name = (path as NSString).lastPathComponent
+        scriptPath = path
     }
 
     /// Serves until the task is cancelled; `started` is called with the URL once listening.
@@ -91,10 +93,41 @@ public final class StippleServer: Sendable {
                     await drawing.flush()
                 }
             }
+            if options.watch {
+                group.addTask { try await self.watch() }
+            }
             try await group.next()
             group.cancelAll()
         }
         await drawing.flush()
+    }
+
+    /// Reads the script again whenever it or a file it names changes (checked twice a
+    /// second), and sends every client the pixels that changed. A script that cannot be
+    /// served any more is reported and the drawing stays as it was.
+    private func watch() async throws {
+        func stamp() async -> [String: String] {
+            let files = [scriptPath] + (await drawing.script.inputFiles)
+            var result: [String: String] = [:]
+            for f in files {
+                var info = stat()
+                result[f] = stat(f, &info) == 0 ? "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_size)" : "missing"
+            }
+            return result
+        }
+        var seen = await stamp()
+        while !Task.isCancelled {
+            try await Task.sleep(for: .milliseconds(500))
+            let now = await stamp()
+            guard now != seen else { continue }
+            seen = now
+            do {
+                let change = try await drawing.reload(try Script.load(path: scriptPath))
+                await changed(change)
+            } catch {
+                FileHandle.standardError.write(Data("stipple serve: \(scriptPath) changed, and cannot be served as it is now: \(error); the drawing stays as it was\n".utf8))
+            }
+        }
     }
 
     // MARK: - HTTP
@@ -177,14 +210,16 @@ public final class StippleServer: Sendable {
         router.ws("/live", shouldUpgrade: { request, _ in
             self.authorised(request) ? .upgrade([:]) : .dontUpgrade
         }) { inbound, outbound, context in
-            let canDraw = self.hasToken(context.request)
-            let (client, outbox) = await self.hub.join(canDraw: canDraw)
+            var connection = LiveConnection(server: self, canDraw: self.hasToken(context.request))
+            let (client, outbox) = await self.hub.join()
+            connection.client = client
+            connection.outbox = outbox
             let version = await self.drawing.version
-            await self.hub.send(client, #"{"hello":{"client":\#(client),"canDraw":\#(canDraw),"version":\#(version)}}"#)
+            outbox.post(#"{"hello":{"client":\#(client),"canDraw":\#(connection.canDraw),"version":\#(version)}}"#)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await _ in outbox {
-                        guard let lines = await self.hub.take(client) else { break }
+                    for await _ in outbox.wakes {
+                        guard let lines = outbox.take() else { break }
                         if !lines.isEmpty { try await outbound.write(.text(lines.joined(separator: "\n"))) }
                     }
                 }
@@ -197,90 +232,100 @@ public final class StippleServer: Sendable {
                             break
                         }
                         guard case let .text(text) = message else {
-                            await self.hub.send(client, ServeMessages.error("messages are JSON text", line: nil))
+                            outbox.post(ServeMessages.error("messages are JSON text", line: nil))
                             continue
                         }
-                        await self.handle(text, from: client)
+                        await connection.handle(text)
                     }
                 } catch {
                     // A message past the size limit closes the connection (status 1009); the drawing is untouched.
                 }
-                await self.hub.leave(client)
+                await self.hub.leave(client, open: Array(connection.strokes.keys))
                 await self.tiles.clientLeft(client)
             }
         }
     }
 
-    /// One message from `client`: a view, a touch event, or an undo, redo or clear.
-    func handle(_ text: String, from client: Int) async {
+    func refused(_ outbox: Outbox?, _ reason: String) async {
+        await hub.counted(refused: 1)
+        outbox?.post(ServeMessages.error(reason, line: nil))
+    }
+
+    func changed(_ change: ServedDrawing.Change) async {
+        await tiles.invalidate(change.box)
+        await hub.broadcast(ServeMessages.changed(change))
+    }
+}
+
+/// One WebSocket client: what it may do, and the strokes it is drawing (its own, checked
+/// event by event, joining the drawing at their end).
+struct LiveConnection {
+    let server: StippleServer
+    let canDraw: Bool
+    var client = 0
+    var outbox: Outbox?
+    var strokes: [Int: ServedDrawing.PendingStroke] = [:]
+
+    init(server: StippleServer, canDraw: Bool) { self.server = server; self.canDraw = canDraw }
+
+    private func refuse(_ reason: String) async { await server.refused(outbox, reason) }
+
+    /// One message: a view, a touch event, or an undo, redo or clear.
+    mutating func handle(_ text: String) async {
         let bytes = Array(text.utf8)
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes, file: "message")
         } catch {
-            await refuse(client, error.message)
-            return
+            return await refuse(error.message)
         }
-        guard case let .object(members) = value.kind else { return await refuse(client, "a message is a JSON object") }
+        guard case let .object(members) = value.kind else { return await refuse("a message is a JSON object") }
         func member(_ k: String) -> JSONValue? { members.first { $0.key == k }?.value }
         if let view = member("view") {
             guard let v = ServeMessages.view(view) else {
-                return await refuse(client, "a view is {\"z\": Z, \"x0\": X0, \"x1\": X1, \"y0\": Y0, \"y1\": Y1}")
+                return await refuse("a view is {\"z\": Z, \"x0\": X0, \"x1\": X1, \"y0\": Y0, \"y1\": Y1}")
             }
-            await tiles.viewChanged(client: client, z: v.z, xs: v.xs, ys: v.ys)
+            await server.tiles.viewChanged(client: client, z: v.z, xs: v.xs, ys: v.ys)
             return
         }
-        guard await hub.canDraw(client) else { return await refuse(client, "drawing needs the token serve printed") }
+        guard canDraw else { return await refuse("drawing needs the token serve printed") }
         for verb in ["undo", "redo", "clear"] where member(verb) != nil {
             var count = 1
             if verb != "clear", case let .number(n, _) = member(verb)!.kind { count = Int(exactly: n) ?? 0 }
             do {
-                let change = try await drawing.session(verb, count: count)
-                await changed(change)
+                await server.changed(try await server.drawing.session(verb, count: count))
             } catch {
-                await refuse(client, error.message)
+                await refuse(error.message)
             }
             return
         }
         if let end = member("end") {
-            guard case let .number(n, _) = end.kind, let id = Int(exactly: n),
-                  let stroke = await hub.take(client, id) else {
-                return await refuse(client, "\"end\" names a stroke this client has open")
+            guard case let .number(n, _) = end.kind, let id = Int(exactly: n), let stroke = strokes.removeValue(forKey: id) else {
+                return await refuse("\"end\" names a stroke this client has open")
             }
             do {
-                let change = try await drawing.commit(stroke)
-                await hub.counted(added: 1)
-                await hub.broadcast(#"{"ended":{"client":\#(client),"stroke":\#(id),"version":\#(change.version)}}"#)
-                await changed(change)
+                let change = try await server.drawing.commit(stroke)
+                await server.hub.counted(added: 1)
+                await server.hub.broadcast(#"{"ended":{"client":\#(client),"stroke":\#(id),"version":\#(change.version)}}"#)
+                await server.changed(change)
             } catch {
-                await refuse(client, error.message)
-                await hub.broadcast(#"{"aborted":{"client":\#(client),"stroke":\#(id)}}"#, except: client)
+                await refuse(error.message)
+                await server.hub.broadcast(#"{"aborted":{"client":\#(client),"stroke":\#(id)}}"#, except: client)
             }
             return
         }
         guard let s = member("stroke"), case let .number(n, _) = s.kind, let id = Int(exactly: n) else {
-            return await refuse(client, "a touch event names its \"stroke\" (a whole number), or is a view, an end, an undo, a redo or a clear")
+            return await refuse("a touch event names its \"stroke\" (a whole number), or is a view, an end, an undo, a redo or a clear")
         }
-        guard var stroke = await hub.pending(client, id, drawing: drawing) else { return }
+        var stroke: ServedDrawing.PendingStroke
+        if let open = strokes[id] { stroke = open } else { stroke = await server.drawing.beginStroke() }
         do {
-            try drawing.check(bytes, into: &stroke)
-            await hub.update(client, id, stroke)
-            await hub.broadcast(#"{"live":{"client":\#(client),"stroke":\#(id),"event":\#(text)}}"#, except: client)
+            try server.drawing.check(bytes, into: &stroke)
+            strokes[id] = stroke
+            await server.hub.broadcast(#"{"live":{"client":\#(client),"stroke":\#(id),"event":\#(text)}}"#, except: client)
         } catch {
-            await refuse(client, error.message)
-            // A stroke whose first event is refused is not begun.
-            if stroke.count == 0 { _ = await hub.take(client, id) }
+            await refuse(error.message)
         }
-    }
-
-    private func refuse(_ client: Int, _ reason: String) async {
-        await hub.counted(refused: 1)
-        await hub.send(client, ServeMessages.error(reason, line: nil))
-    }
-
-    private func changed(_ change: ServedDrawing.Change) async {
-        await tiles.invalidate(change.box)
-        await hub.broadcast(ServeMessages.changed(change))
     }
 }
 

@@ -219,6 +219,32 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(info["version"] as? Int, 1)
     }
 
+    func testWatchRefreshesOnlyTheTilesWhosePixelsChanged() async throws {
+        let dir = try TestSupport.temporaryDirectory(self, "serve-watch")
+        let path = try script(dir)
+        let server = try ServedProcess([path, "--watch", "--journal", dir.appendingPathComponent("j.jsonl").path])
+        let renderer = try Renderer()
+        let viewer = try LoopbackWebSocket(port: server.port, path: "/live")
+        XCTAssertNotNil(viewer.next(containing: "hello"))
+        let far = try server.get("/tiles/3/5/3.png").body
+        // The first stroke (40,60 → 340,180 → 190,320) turns red.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let first = text.range(of: ##""color": "#[0-9a-f]{6}""##, options: .regularExpression)!
+        try text.replacingCharacters(in: first, with: ##""color": "#ff0000""##).write(toFile: path, atomically: true, encoding: .utf8)
+        let changed = viewer.next(containing: #""changed""#)
+        XCTAssertNotNil(changed)
+        let box = changed.flatMap { m in m.range(of: #"\[(-?\d+),(-?\d+),(-?\d+),(-?\d+)\]"#, options: .regularExpression).map { String(m[$0]) } }
+        XCTAssertNotNil(box, "only a box changed, not the whole canvas: \(changed ?? "")")
+        let near = try decode(try server.get("/tiles/3/0/0.png").body, dir)
+        let want = try await expected(ServedTiles.Key(z: 3, x: 0, y: 0, preview: false), script: path, journal: nil, renderer: renderer)
+        XCTAssertEqual(near.pixels, want.pixels, "the tile shows the script as it is now")
+        XCTAssertEqual(try server.get("/tiles/3/5/3.png").body, far, "a tile away from the change is as it was")
+        // A script that cannot be served is reported, and the drawing stays.
+        try "{ not json".write(toFile: path, atomically: true, encoding: .utf8)
+        try await Task.sleep(for: .milliseconds(1500))
+        XCTAssertEqual(try decode(try server.get("/tiles/3/0/0.png").body, dir).pixels, want.pixels)
+    }
+
     func testATileDroppedByTheBrowserIsNotDrawn() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "serve-dropped")
         let path = try script(dir)
