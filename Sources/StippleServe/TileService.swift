@@ -4,8 +4,7 @@ import Stipple
 /// Where tile jobs run: threads of their own, not the pool every other task shares, so
 /// a tile's CPU work (stamps binned, rows reduced, PNG encoded) never holds up the relay of
 /// a stroke to the other clients or the answer to a cached tile.
-final class TileWorkers: TaskExecutor, @unchecked Sendable {
-    // Unchecked: the queue is the only state, and dispatch queues are thread-safe.
+final class TileWorkers: TaskExecutor, Sendable {
     static let shared = TileWorkers()
     private let queue = DispatchQueue(label: "stipple.serve.tiles", attributes: .concurrent)
 

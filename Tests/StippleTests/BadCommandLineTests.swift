@@ -78,7 +78,7 @@ final class BadCommandLineTests: BadInputTestCase {
     func testUnknownCommand() throws {
         try assertRefused(["paint"], output: nil, status: 64,
                           says: "Unknown command 'paint'; the commands are render, stamps, describe, convert, brush, "
-                              + "compare, info, bench, test, bisect, bake, pyramid-join (see 'stipple --help')")
+                              + "compare, info, bench, test, bisect, bake, pyramid-join, serve (see 'stipple --help')")
     }
 
     // MARK: compare

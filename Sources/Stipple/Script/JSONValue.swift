@@ -50,3 +50,31 @@ package struct JSONValue: Sendable {
         return members.first { $0.key == key }
     }
 }
+
+extension JSONValue {
+    /// `s` as a JSON string: quotes, backslashes and control characters escaped.
+    package static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    /// The value as JSON text, as read (a number keeps its literal).
+    package var text: String {
+        switch kind {
+        case .null: return "null"
+        case let .bool(b): return b ? "true" : "false"
+        case let .number(_, literal): return literal
+        case let .string(s): return JSONValue.quoted(s)
+        case let .array(items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case let .object(members): return "{" + members.map { JSONValue.quoted($0.key) + ":" + $0.value.text }.joined(separator: ",") + "}"
+        }
+    }
+}

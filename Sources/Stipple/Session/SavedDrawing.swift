@@ -43,14 +43,14 @@ package struct SavedDrawing: Sendable {
             let id = "b\(brushNames.count)"
             brushNames[s.brushKey] = id
             if let kind = SavedDrawing.builtin(s.brush) {
-                brushJSON.append("\(SavedDrawing.quote(id)): { \"builtin\": \"\(kind.rawValue)\", \"size\": \(s.brush.width) }")
+                brushJSON.append("\(JSONValue.quoted(id)): { \"builtin\": \"\(kind.rawValue)\", \"size\": \(s.brush.width) }")
             } else {
                 let file = "\(stem).brush-\(SavedDrawing.hash(s.brush.coverage, s.brush.width)).png"
                 let target = FileSystem.resolve(file, against: folder)
                 if !FileManager.default.fileExists(atPath: target) {
                     try SavedDrawing.writing(target) { try PNGFile.write(SavedDrawing.image(of: s.brush), to: target) }
                 }
-                brushJSON.append("\(SavedDrawing.quote(id)): \(SavedDrawing.quote(file))")
+                brushJSON.append("\(JSONValue.quoted(id)): \(JSONValue.quoted(file))")
             }
         }
         let backingFile = "\(stem).backing-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).png"
@@ -58,7 +58,7 @@ package struct SavedDrawing: Sendable {
             try PNGFile.write(background.image, to: FileSystem.resolve(backingFile, against: folder))
         }
         var json = "{\n"
-        json += "  \"canvas\": { \"width\": \(width), \"height\": \(height), \"background\": { \"image\": \(SavedDrawing.quote(backingFile)) } },\n"
+        json += "  \"canvas\": { \"width\": \(width), \"height\": \(height), \"background\": { \"image\": \(JSONValue.quoted(backingFile)) } },\n"
         json += "  \"fps\": \(fps), \"maxAge\": \(n(effects.maxAge)), \"dissolveDistance\": \(n(effects.dissolveDistance)), "
         json += "\"pointScale\": \(n(effects.pointScale)), \"seed\": \(seed), \"startFrame\": \(startFrame),\n"
         json += "  \"brushes\": { " + brushJSON.joined(separator: ", ") + " },\n"
@@ -77,7 +77,7 @@ package struct SavedDrawing: Sendable {
 
     private func entry(_ s: Stroke, brush: String) -> String {
         let st = s.style
-        var e = "{ \"brush\": \(SavedDrawing.quote(brush)), \"seedIndex\": \(s.seedIndex), \"color\": "
+        var e = "{ \"brush\": \(JSONValue.quoted(brush)), \"seedIndex\": \(s.seedIndex), \"color\": "
         let c = st.color
         e += "[\(n(c.red)), \(n(c.green)), \(n(c.blue)), \(n(c.alpha))]"
         e += ", \"radius\": \(n(st.radius)), \"spacing\": \(n(st.spacing)), \"smoothing\": \(n(st.smoothing))"
@@ -108,19 +108,6 @@ package struct SavedDrawing: Sendable {
 
     /// A 32-bit float written so that reading it back as a double and rounding to float gives it exactly.
     private func n(_ f: Float) -> String { "\(Double(f))" }
-
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
 
     /// The built-in brush `brush` is, if it is one.
     static func builtin(_ brush: Brush) -> Brush.Builtin? {

@@ -78,7 +78,7 @@ final class ServePageTests: XCTestCase {
         }
         let path = try script(dir)
         let journal = dir.appendingPathComponent("page.live.jsonl").path
-        let server = try ServedProcess([path, "--journal", journal])
+        let server = try ServeChild([path, "--journal", journal])
         let renderer = try Renderer()
         let top = ServedTiles(width: 1500, height: 900).topZoom
         let drawer = try DevTools(url: "http://127.0.0.1:\(server.port)/?token=\(server.token)", width: width, height: height, dir: dir)

@@ -44,7 +44,7 @@ final class ServeTests: XCTestCase {
     func testTilesAreTheDrawingsViewsAndPreviewsAreMarked() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "serve-tiles")
         let path = try script(dir)
-        let server = try ServedProcess([path, "--journal", dir.appendingPathComponent("j.jsonl").path])
+        let server = try ServeChild([path, "--journal", dir.appendingPathComponent("j.jsonl").path])
         let renderer = try Renderer()
         let info = try server.get("/drawing.json")
         XCTAssertEqual(info.status, 200)
@@ -88,7 +88,7 @@ final class ServeTests: XCTestCase {
     func testNothingOutsideTheDrawingIsServed() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "serve-outside")
         let path = try script(dir)
-        let server = try ServedProcess([path, "--journal", dir.appendingPathComponent("j.jsonl").path])
+        let server = try ServeChild([path, "--journal", dir.appendingPathComponent("j.jsonl").path])
         for p in ["/etc/passwd", "/../../etc/passwd", "/leaflet/../../../../etc/passwd", "/leaflet/..%2f..%2f..%2fetc%2fpasswd",
                   "/leaflet/%2e%2e/%2e%2e/etc/passwd", "/leaflet/leaflet.js.map", "/leaflet/images/../../../../etc/passwd",
                   "/drawing.json/../../etc/passwd", "/tiles/0/0/..%2f..%2f..%2fetc%2fpasswd", "/\(path)", "/j.jsonl", "/drawing.json%00"] {
@@ -108,7 +108,7 @@ final class ServeTests: XCTestCase {
         while let chunk = s.receive(), !chunk.isEmpty { answer += chunk }
         XCTAssertTrue(String(decoding: answer.prefix(20), as: UTF8.self).contains("413"), String(decoding: answer.prefix(60), as: UTF8.self))
 
-        let hidden = try ServedProcess([path, "--private", "--journal", dir.appendingPathComponent("k.jsonl").path])
+        let hidden = try ServeChild([path, "--private", "--journal", dir.appendingPathComponent("k.jsonl").path])
         for p in ["/", "/drawing.json", "/tiles/0/0/0.png"] {
             XCTAssertEqual(try hidden.get(p).status, 401, p)
             XCTAssertEqual(try hidden.get(p + (p.contains("?") ? "&" : "?") + "token=\(hidden.token)").status, 200, p)
@@ -121,7 +121,7 @@ final class ServeTests: XCTestCase {
         let dir = try TestSupport.temporaryDirectory(self, "serve-live")
         let path = try script(dir)
         let journal = dir.appendingPathComponent("drawing.live.jsonl").path
-        var server = try ServedProcess([path, "--journal", journal])
+        var server = try ServeChild([path, "--journal", journal])
         let renderer = try Renderer()
         let key = ServedTiles.Key(z: 3, x: 1, y: 1, preview: false)
         let before = try decode(try server.get("/tiles/3/1/1.png").body, dir)
@@ -213,7 +213,7 @@ final class ServeTests: XCTestCase {
         // Killed after the save interval, started again: the drawing is back.
         try await Task.sleep(for: .milliseconds(1300))
         server.kill9()
-        server = try ServedProcess([path, "--journal", journal])
+        server = try ServeChild([path, "--journal", journal])
         XCTAssertEqual(try decode(try server.get("/tiles/3/1/1.png").body, dir).pixels, after.pixels)
         let info = try JSONSerialization.jsonObject(with: Data(try server.get("/drawing.json").body)) as! [String: Any]
         XCTAssertEqual(info["version"] as? Int, 1)
@@ -222,7 +222,7 @@ final class ServeTests: XCTestCase {
     func testWatchRefreshesOnlyTheTilesWhosePixelsChanged() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "serve-watch")
         let path = try script(dir)
-        let server = try ServedProcess([path, "--watch", "--journal", dir.appendingPathComponent("j.jsonl").path])
+        let server = try ServeChild([path, "--watch", "--journal", dir.appendingPathComponent("j.jsonl").path])
         let renderer = try Renderer()
         let viewer = try LoopbackWebSocket(port: server.port, path: "/live")
         XCTAssertNotNil(viewer.next(containing: "hello"))
@@ -248,7 +248,7 @@ final class ServeTests: XCTestCase {
     func testATileDroppedByTheBrowserIsNotDrawn() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "serve-dropped")
         let path = try script(dir)
-        let server = try ServedProcess([path, "--renders", "1", "--journal", dir.appendingPathComponent("j.jsonl").path])
+        let server = try ServeChild([path, "--renders", "1", "--journal", dir.appendingPathComponent("j.jsonl").path])
         // 24 tiles asked for, their connections closed at once (a browser dropping them).
         var sockets: [LoopbackSocket] = []
         for i in 0..<24 {
@@ -268,7 +268,7 @@ final class ServeTests: XCTestCase {
     func testLimitsCloseOnlyTheConnectionThatBreaksThem() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "serve-limits")
         let path = try script(dir)
-        let server = try ServedProcess([path, "--journal", dir.appendingPathComponent("j.jsonl").path])
+        let server = try ServeChild([path, "--journal", dir.appendingPathComponent("j.jsonl").path])
         let big = try LoopbackWebSocket(port: server.port, path: "/live?token=\(server.token)")
         XCTAssertNotNil(big.next(containing: "hello"))
         try big.send(#"{"t": 1, "stroke": 1, "x": 3, "y": 3, "brush": "soft", "pad": ""# + String(repeating: "x", count: 40_000) + #""}"#)
