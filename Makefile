@@ -11,7 +11,7 @@ OUT ?= out
 APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
                 libegl1 libegl-mesa0 libgles2 libgbm1 libgl1-mesa-dri
 
-# For the tests only: headless Chromium opens the HTML report (the test skips without it);
+# For the tests only: headless Chromium opens the HTML report and serve's page (the tests skip without it);
 # ffmpeg is the video tests' oracle and the bake's container reader/writer (they skip without it);
 # libvips's `vips dzsave` is the pyramids' anchor (names, sizes, overlaps) and Leaflet shows an xyz
 # pyramid in Chromium (each skipped without it); libturbojpeg0 and libwebp7, loaded at run time,
