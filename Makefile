@@ -26,7 +26,7 @@ BENCH_APT_PACKAGES := libcairo2 libvips-tools
 N ?= 200
 SEED ?= 1
 
-.PHONY: differential docs integrations test-bare-clone fuzz-smoke deps test-deps bench-deps apt-install build build-release run test bench bench-views bench-serve bench-session soak-session goldens soak sanitize fuzz fuzz-cli examples clean
+.PHONY: differential docs integrations test-bare-clone fuzz-smoke deps test-deps bench-deps apt-install build build-release run test bench bench-views bench-serve soak-serve bench-session soak-session goldens soak sanitize fuzz fuzz-cli examples clean
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "Stipple needs Swift 6 (swift not found on PATH)"; exit 1; }
@@ -114,6 +114,12 @@ bench-views: bench-deps build-release
 bench-serve: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario serve | tee $(OUT)/bench-serve.txt
+
+# The same load for 10 minutes (opt-in): the server's memory after the first minute against its
+# end, which must not grow.
+soak-serve: bench-deps build-release
+	@mkdir -p $(OUT)
+	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario serve --serve-seconds 600 | tee $(OUT)/soak-serve.txt
 
 # Drawing sessions at full size (docs/sessions.md; not in `make bench`): undo latency over
 # 1 000 baked strokes, 3 000 frames of a long session, 10 000 strokes at maxAge 0, a

@@ -82,10 +82,16 @@ extension BenchSuite {
             report.targets.append(.init(name: "serve: renders left after a fast pan stop within one exact tile's time (settle / p50)",
                                         measured: pan.settleSeconds / exactMedian, limit: 1, atMost: true))
         }
+        let endRSS = load.stats()["residentBytes"] ?? 0
+        if config.serveSeconds >= 300, r.minuteRSS > 0 {
+            // The soak: after the first minute (caches full) the memory does not grow.
+            report.targets.append(.init(name: "serve: memory at the end / a minute in, \(Int(config.serveSeconds)) s of load",
+                                        measured: endRSS / r.minuteRSS, limit: 1.1, atMost: true))
+        }
         report.rows.append(BenchRow(scenario: "serve", variant: "server memory", workload: workload,
                                     timing: Timing(samples: [config.serveSeconds]),
                                     figures: ["RSS at start MiB": rss0 / 1048576, "RSS peak MiB": r.peakRSS / 1048576,
-                                              "RSS at end MiB": (load.stats()["residentBytes"] ?? 0) / 1048576,
+                                              "RSS a minute in MiB": r.minuteRSS / 1048576, "RSS at end MiB": endRSS / 1048576,
                                               "strokes drawn": load.stats()["strokesAdded"] ?? 0],
                                     note: "the server's VmRSS, sampled every 100 ms"))
     }
@@ -99,6 +105,8 @@ final class ServeLoad: @unchecked Sendable {
     private var preview: [Double] = [], exact: [Double] = [], seen: [Double] = []
     private var errors = 0
     private var peakRSS = 0.0
+    /// The server's memory a minute into the load (the soak's baseline: caches full by then).
+    private var minuteRSS = 0.0
     private var mostQueued = 0
     private let epoch = ContinuousClock.now
 
@@ -113,9 +121,9 @@ final class ServeLoad: @unchecked Sendable {
 
     private func record(_ f: () -> Void) { lock.lock(); f(); lock.unlock() }
 
-    func results() -> (preview: [Double], exact: [Double], seen: [Double], errors: Int, peakRSS: Double, mostQueued: Int) {
+    func results() -> (preview: [Double], exact: [Double], seen: [Double], errors: Int, peakRSS: Double, mostQueued: Int, minuteRSS: Double) {
         lock.lock(); defer { lock.unlock() }
-        return (preview, exact, seen, errors, peakRSS, mostQueued)
+        return (preview, exact, seen, errors, peakRSS, mostQueued, minuteRSS)
     }
 
     /// The server's figures (`/stats.json`).
@@ -229,10 +237,14 @@ final class ServeLoad: @unchecked Sendable {
             }
         }
         // The server's memory, every 100 ms.
+        let minute = now() + 60
         thread(group) { [self] in
             while now() < deadline {
                 let rss = stats()["residentBytes"] ?? 0
-                record { peakRSS = max(peakRSS, rss) }
+                record {
+                    peakRSS = max(peakRSS, rss)
+                    if minuteRSS == 0 && now() >= minute { minuteRSS = rss }
+                }
                 Thread.sleep(forTimeInterval: 0.1)
             }
         }

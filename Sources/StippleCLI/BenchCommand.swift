@@ -78,6 +78,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Drawings of the ink scenario.")
     var inkDrawings: Int?
 
+    @Option(parsing: .unconditional, help: "Seconds the serve scenario's load runs (make soak-serve: 600).")
+    var serveSeconds: Int?
+
     @Flag(help: "Print the report as JSON instead of a table.")
     var json = false
 
@@ -125,6 +128,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let sessionStrokes { config.sessionStrokes = max(10, sessionStrokes) }
         if let saveSide { config.saveSide = max(16, saveSide) }
         if let inkDrawings { config.inkDrawings = max(1, inkDrawings) }
+        if let serveSeconds { config.serveSeconds = Double(max(1, serveSeconds)) }
         if let chart { try checkOutput(chart, notAnyOf: []) }
         config.stippleExecutable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
 
