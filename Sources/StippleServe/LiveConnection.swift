@@ -75,7 +75,7 @@ struct LiveConnection {
 
 /// The JSON messages the server sends and reads besides touch events.
 enum ServeMessages {
-    static func error(_ reason: String, line: Int?) -> String {
+    static func error(_ reason: String) -> String {
         #"{"error":{"reason":\#(JSONValue.quoted(reason))}}"#
     }
 

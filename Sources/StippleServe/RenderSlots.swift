@@ -1,9 +1,9 @@
-/// At most `count` tile renders at once; the rest wait in order, previews ahead of exact
-/// tiles. A waiter whose task is cancelled leaves the line at once.
+/// At most `count` tile renders at once; the rest wait in order. A waiter whose task is
+/// cancelled leaves the line at once.
 actor RenderSlots {
     private let count: Int
     private var running = 0
-    private var waiting: [(id: Int, preview: Bool, continuation: CheckedContinuation<Void, Error>)] = []
+    private var waiting: [(id: Int, continuation: CheckedContinuation<Void, Error>)] = []
     private var nextID = 0
     /// Renders started, and waiters cancelled before they started.
     private(set) var started = 0, dropped = 0
@@ -14,7 +14,7 @@ actor RenderSlots {
     var queued: Int { waiting.count }
     var active: Int { running }
 
-    func acquire(preview: Bool) async throws {
+    func acquire() async throws {
         try Task.checkCancellation()
         if running < count {
             running += 1
@@ -25,9 +25,7 @@ actor RenderSlots {
         let id = nextID
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
-                // Previews go before every exact tile waiting, after the previews already waiting.
-                let at = preview ? (waiting.firstIndex { !$0.preview } ?? waiting.count) : waiting.count
-                waiting.insert((id, preview, c), at: at)
+                waiting.append((id, c))
             }
         } onCancel: {
             Task { await self.cancel(id) }

@@ -232,7 +232,7 @@ public final class StippleServer: Sendable {
                             break
                         }
                         guard case let .text(text) = message else {
-                            outbox.post(ServeMessages.error("messages are JSON text", line: nil))
+                            outbox.post(ServeMessages.error("messages are JSON text"))
                             continue
                         }
                         await connection.handle(text)
@@ -248,7 +248,7 @@ public final class StippleServer: Sendable {
 
     func refused(_ outbox: Outbox?, _ reason: String) async {
         await hub.counted(refused: 1)
-        outbox?.post(ServeMessages.error(reason, line: nil))
+        outbox?.post(ServeMessages.error(reason))
     }
 
     func changed(_ change: ServedDrawing.Change) async {

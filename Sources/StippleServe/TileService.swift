@@ -237,7 +237,7 @@ package actor TileService {
                         return (try image.pngData(), image)
                     }
                 }
-                try await slots.acquire(preview: key.preview)
+                try await slots.acquire()
                 defer { Task { await slots.release() } }
                 await self.markStarted(key)
                 let (scene, frame, _) = await drawing.snapshot()
@@ -251,10 +251,10 @@ package actor TileService {
         }
         do {
             let (bytes, image) = try await job.task.value
-            finished(key, job: job, client: client, bytes: bytes, image: image)
+            finished(key, job: job, bytes: bytes, image: image)
             return (bytes, !key.preview)
         } catch {
-            finished(key, job: job, client: client, bytes: nil, image: nil)
+            finished(key, job: job, bytes: nil, image: nil)
             throw error
         }
     }
@@ -344,7 +344,7 @@ package actor TileService {
         }
     }
 
-    private func finished(_ key: ServedTiles.Key, job: Job, client: Int, bytes: [UInt8]?, image: Image?) {
+    private func finished(_ key: ServedTiles.Key, job: Job, bytes: [UInt8]?, image: Image?) {
         let id = ObjectIdentifier(job)
         if let claims = jobs[key], claims.job === job {
             jobs[key] = nil
@@ -357,8 +357,7 @@ package actor TileService {
                 }
             }
         }
-        _ = client
-        if jobs.values.allSatisfy({ $0.job !== job }) { stale.remove(id) }
+        stale.remove(id)
     }
 
     private func store(_ key: ServedTiles.Key, _ bytes: [UInt8]) {

@@ -32,7 +32,7 @@ final class ServePageTests: XCTestCase {
     private func settled(_ page: DevTools, version: Int) throws {
         do { try wait(page, version) } catch {
             let state = (try? page.eval("JSON.stringify([document.getElementById('status').textContent, document.body.dataset])")) ?? "?"
-            throw LoopbackSocket.Failure("\(error): the page says \(state ?? "?")")
+            throw LoopbackSocket.Failure("\(error): the page says \(state)")
         }
         usleep(500_000)  // Leaflet fades tiles in over 0.2 s
     }

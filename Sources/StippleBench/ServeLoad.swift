@@ -1,0 +1,215 @@
+import Foundation
+import Stipple
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The clients of the load test, a thread each; what they measured, under a lock.
+final class ServeLoad: @unchecked Sendable {
+    // Unchecked: the recorded figures are guarded by `lock`; the rest is set in init.
+    let port: Int, token: String, side: Int, topZoom: Int, seed: UInt64
+    private let lock = NSLock()
+    private var preview: [Double] = [], exact: [Double] = [], seen: [Double] = []
+    private var errors = 0
+    private var peakRSS = 0.0
+    /// The server's memory a minute into the load (the soak's baseline: caches full by then).
+    private var minuteRSS = 0.0
+    private var mostQueued = 0
+    private let epoch = ContinuousClock.now
+
+    init(port: Int, token: String, side: Int, topZoom: Int, seed: UInt64) {
+        self.port = port; self.token = token; self.side = side; self.topZoom = topZoom; self.seed = seed
+    }
+
+    func now() -> Double {
+        let d = ContinuousClock.now - epoch
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    private func record(_ f: () -> Void) { lock.lock(); f(); lock.unlock() }
+
+    func results() -> (preview: [Double], exact: [Double], seen: [Double], errors: Int, peakRSS: Double, mostQueued: Int, minuteRSS: Double) {
+        lock.lock(); defer { lock.unlock() }
+        return (preview, exact, seen, errors, peakRSS, mostQueued, minuteRSS)
+    }
+
+    /// The server's figures (`/stats.json`).
+    func stats() -> [String: Double] {
+        guard let r = try? LoopbackHTTP(port: port).get("/stats.json?token=\(token)", keepAlive: false),
+              let json = try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any] else { return [:] }
+        return json.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+    }
+
+    /// Opens the live socket; its client number.
+    private func join(_ path: String) throws -> (LoopbackWebSocket, Int) {
+        let ws = try LoopbackWebSocket(port: port, path: path)
+        guard let hello = ws.next(containing: "hello"),
+              let r = hello.range(of: #""client":(\d+)"#, options: .regularExpression) else {
+            throw LoopbackSocket.Failure("no hello")
+        }
+        return (ws, Int(hello[r].split(separator: ":").last!)!)
+    }
+
+    /// Reads `ws` until it closes, timing the touch events other clients drew.
+    private func drain(_ ws: LoopbackWebSocket, until deadline: Double) {
+        // Many thousands of lines a second on the same two cores as the server: read with a
+        // byte scan, not a JSON parser or a regular expression.
+        let live = Array(#"{"live""#.utf8), error = Array(#"{"error""#.utf8), t = Array(#""t":"#.utf8)
+        while let m = ws.next() {
+            let bytes = Array(m.utf8)
+            if bytes.starts(with: live), let at = ServeLoad.find(t, in: bytes) {
+                var end = at + t.count
+                while end < bytes.count, bytes[end] != 0x2C, bytes[end] != 0x7D { end += 1 }
+                if let sent = Double(String(decoding: bytes[(at + t.count)..<end], as: UTF8.self)) {
+                    let dt = now() - sent
+                    record { seen.append(dt) }
+                }
+            } else if bytes.starts(with: error) {
+                record { errors += 1 }
+            }
+            if now() > deadline + 2 { break }
+        }
+    }
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { i in needle.indices.allSatisfy { bytes[i + $0] == needle[$0] } }
+    }
+
+    private func thread(_ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        Thread.detachNewThread { body(); group.leave() }
+    }
+
+    func run(viewers: Int, drawers: Int, seconds: Double, eventsPerSecond: Double) {
+        let group = DispatchGroup()
+        let deadline = now() + seconds
+        let tiles = 256
+        for v in 0..<viewers {
+            thread(group) { [self] in
+                var rng = SplitMix64(seed: seed &+ UInt64(v) &* 7919)
+                guard let (ws, client) = try? join("/live") else { return record { errors += 1 } }
+                let reader = DispatchGroup()
+                thread(reader) { [self] in drain(ws, until: deadline) }
+                let http = LoopbackHTTP(port: port)
+                while now() < deadline {
+                    let z = max(0, topZoom - Int(rng.next() % 4))
+                    let level = (side + (1 << (topZoom - z)) - 1) >> (topZoom - z)
+                    let count = max(1, (level + tiles - 1) / tiles)
+                    let x0 = Int(rng.next() % UInt64(max(1, count - 3))), y0 = Int(rng.next() % UInt64(max(1, count - 2)))
+                    let xs = x0...min(count - 1, x0 + 3), ys = y0...min(count - 1, y0 + 2)
+                    try? ws.send(#"{"view":{"z":\#(z),"x0":\#(xs.lowerBound),"x1":\#(xs.upperBound),"y0":\#(ys.lowerBound),"y1":\#(ys.upperBound)}}"#)
+                    for pass in ["&preview=1", ""] {
+                        for y in ys { for x in xs {
+                            guard now() < deadline else { break }
+                            let t0 = now()
+                            let answer = try? http.get("/tiles/\(z)/\(x)/\(y).png?c=\(client)\(pass)")
+                            let dt = now() - t0
+                            record {
+                                if answer?.status == 200 { pass.isEmpty ? exact.append(dt) : preview.append(dt) } else { errors += 1 }
+                            }
+                        } }
+                    }
+                    Thread.sleep(forTimeInterval: 0.3)
+                }
+                shutdown(ws.socket.fd, Int32(SHUT_RDWR))
+                reader.wait()
+            }
+        }
+        for d in 0..<drawers {
+            thread(group) { [self] in
+                var rng = SplitMix64(seed: seed &+ 1_000 &+ UInt64(d))
+                guard let (ws, _) = try? join("/live?token=\(token)") else { return record { errors += 1 } }
+                let reader = DispatchGroup()
+                thread(reader) { [self] in drain(ws, until: deadline) }
+                var stroke = 0
+                let interval = 1 / eventsPerSecond
+                var next = now()
+                while now() < deadline {
+                    stroke += 1
+                    var (x, y) = (Double(rng.next() % UInt64(side)), Double(rng.next() % UInt64(side)))
+                    for k in 0..<40 {
+                        x = min(Double(side - 1), max(0, x + Double(Int(rng.next() % 41) - 20)))
+                        y = min(Double(side - 1), max(0, y + Double(Int(rng.next() % 41) - 20)))
+                        let style = k == 0 ? #","brush":"soft","radius":8"# : ""
+                        try? ws.send(#"{"t":\#(now()),"stroke":\#(stroke),"x":\#(x),"y":\#(y),"pressure":0.6\#(style)}"#)
+                        next += interval
+                        let wait = next - now()
+                        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                    }
+                    try? ws.send(#"{"end":\#(stroke)}"#)
+                }
+                shutdown(ws.socket.fd, Int32(SHUT_RDWR))
+                reader.wait()
+            }
+        }
+        // The server's memory, every 100 ms.
+        let minute = now() + 60
+        thread(group) { [self] in
+            while now() < deadline {
+                let rss = stats()["residentBytes"] ?? 0
+                record {
+                    peakRSS = max(peakRSS, rss)
+                    if minuteRSS == 0 && now() >= minute { minuteRSS = rss }
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        group.wait()
+    }
+
+    /// One client panning: a view every 1/`perSecond` s, each view's 12 tiles asked for on
+    /// connections of their own and dropped at the next view.
+    func pan(seconds: Double, perSecond: Double) -> (views: Int, maxQueued: Int, dropped: Int, rendered: Int, settleSeconds: Double) {
+        let before = stats()
+        guard let (ws, client) = try? join("/live") else { return (0, 0, 0, 0, 0) }
+        let sampling = DispatchGroup()
+        let stop = now() + seconds
+        thread(sampling) { [self] in
+            while now() < stop {
+                let q = Int(stats()["queued"] ?? 0)
+                record { mostQueued = max(mostQueued, q) }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        var views = 0
+        var open: [LoopbackSocket] = []
+        let z = topZoom
+        let count = (side + 255) / 256
+        var (x0, y0) = (0, 0)
+        var next = now()
+        while now() < stop {
+            views += 1
+            x0 = (x0 + 1) % max(1, count - 4)
+            if x0 == 0 { y0 = (y0 + 1) % max(1, count - 3) }
+            try? ws.send(#"{"view":{"z":\#(z),"x0":\#(x0),"x1":\#(x0 + 3),"y0":\#(y0),"y1":\#(y0 + 2)}}"#)
+            var fresh: [LoopbackSocket] = []
+            for y in y0...(y0 + 2) { for x in x0...(x0 + 3) {
+                if let s = try? LoopbackSocket(port: port) {
+                    try? s.send(Array("GET /tiles/\(z)/\(x)/\(y).png?c=\(client) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                    fresh.append(s)
+                }
+            } }
+            open = fresh  // the last view's connections close here, as a browser drops their tiles
+            next += 1 / perSecond
+            let wait = next - now()
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        }
+        let stopped = now()
+        open = []
+        try? ws.send(#"{"view":{"z":0,"x0":0,"x1":0,"y0":0,"y1":0}}"#)
+        sampling.wait()
+        // Until no render runs or waits.
+        var last = stats(), settled = stopped
+        for _ in 0..<500 {
+            if (last["queued"] ?? 0) == 0 && (last["running"] ?? 0) == 0 { break }
+            Thread.sleep(forTimeInterval: 0.005)
+            settled = now()
+            last = stats()
+        }
+        shutdown(ws.socket.fd, Int32(SHUT_RDWR))
+        _ = open
+        return (views, results().mostQueued, Int((last["cancelled"] ?? 0) - (before["cancelled"] ?? 0)),
+                Int((last["rendered"] ?? 0) - (before["rendered"] ?? 0)), max(0, settled - stopped))
+    }
+}
