@@ -57,6 +57,7 @@ extension BenchSuite {
                         figures["read back %"] = 100 * Double(kept.readPixels) / Double(frames * w * h)
                         figures["boxes/frame"] = Double(kept.boxesDrawn) / Double(frames)
                         figures["whole frames"] = Double(kept.wholeFrames)
+                        figures["new stamps only"] = Double(kept.appendedFrames)
                     }
                     var row = BenchRow(scenario: "bake", variant: "bake, \(sketch) (maxAge \(maxAge)), "
                                            + (keep ? "kept sketch" : "full redraw"),

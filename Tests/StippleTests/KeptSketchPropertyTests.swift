@@ -8,7 +8,8 @@ import XCTest
 /// of order, undo, redo and clear as entries and as live events, live strokes, odd sizes,
 /// 4:2:0 and 4:4:4.
 final class KeptSketchPropertyTests: XCTestCase {
-    private func script(seed: UInt64, maxAge: Int, sessions: Bool, width: Int, height: Int) -> String {
+    /// `outOfOrder`: an entry of raw stamps born out of order among the strokes.
+    private func script(seed: UInt64, maxAge: Int, sessions: Bool, width: Int, height: Int, outOfOrder: Bool = true) -> String {
         var rng = SplitMix64(seed: seed)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         func colour() -> String {
@@ -26,7 +27,7 @@ final class KeptSketchPropertyTests: XCTestCase {
         let stamps = (0..<10).map { _ in
             "[\(unit() * w), \(unit() * h), \(2 + unit() * 6), \(-(unit() * 50).rounded()), \(unit() * 6), \(unit()), \(unit()), \(unit()), 0.8]"
         }
-        draw.insert(#"{ "brush": "soft", "stamps": [\#(stamps.joined(separator: ", "))] }"#, at: 3)
+        if outOfOrder { draw.insert(#"{ "brush": "soft", "stamps": [\#(stamps.joined(separator: ", "))] }"#, at: 3) }
         if sessions {
             draw.append(#"{ "undo": 1, "t": 1.0 }"#)
             draw.append(#"{ "undo": 2, "t": 1.1 }"#)
@@ -61,8 +62,9 @@ final class KeptSketchPropertyTests: XCTestCase {
         return ordered.map(\.element.1).joined(separator: "\n") + "\n"
     }
 
-    /// Frames the kept bakes drew in boxes, and drew whole.
-    private var boxedFrames = 0, wholeFrames = 0
+    /// Frames the kept bakes drew in boxes, drew whole, and drew only their new stamps over
+    /// what the target held.
+    private var boxedFrames = 0, wholeFrames = 0, appendedFrames = 0
 
     private func bake(_ loaded: Script, _ header: Y4MHeader, input: String, output: String, events: String?,
                       keep: Bool) async throws -> [UInt8] {
@@ -77,21 +79,28 @@ final class KeptSketchPropertyTests: XCTestCase {
         _ = try await bake.run(reader: reader, writer: writer, extraLayers: extra)
         try writer.finish()
         if let kept = bake.lastKept {
-            boxedFrames += kept.framesDrawn - kept.wholeFrames
+            boxedFrames += kept.framesDrawn - kept.wholeFrames - kept.appendedFrames
             wholeFrames += kept.wholeFrames
+            appendedFrames += kept.appendedFrames
         }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
     func testKeptEqualsFullRedraw() async throws {
         let dir = try TestSupport.temporaryDirectory(self, "kept-sketch")
-        let cases: [(UInt64, Int, Bool, Bool, Int, Int, Bool)] = [
-            // seed, maxAge, session entries, live events, width, height, 4:4:4
-            (1, 0, false, false, 96, 64, false), (2, 20, false, false, 96, 64, false), (3, 0, true, false, 203, 121, false),
-            (4, 12, true, false, 203, 121, false), (5, 0, false, true, 203, 121, false), (6, 30, true, true, 131, 77, true),
-            (7, 0, true, true, 131, 77, true), (8, 16, false, true, 203, 121, false),
+        let cases: [(UInt64, Int, Bool, Bool, Int, Int, Bool, Bool)] = [
+            // seed, maxAge, session entries, live events, width, height, 4:4:4, stamps born out of order
+            (1, 0, false, false, 96, 64, false, true), (2, 20, false, false, 96, 64, false, true),
+            (3, 0, true, false, 203, 121, false, true), (4, 12, true, false, 203, 121, false, true),
+            (5, 0, false, true, 203, 121, false, true), (6, 30, true, true, 131, 77, true, true),
+            (7, 0, true, true, 131, 77, true, true), (8, 16, false, true, 203, 121, false, true),
+            // Strokes whose stamps are born in order: frames that only add stamps after all
+            // the target holds draw those alone; strokes overlapping in time, undo and live
+            // strokes still redraw boxes.
+            (9, 0, false, false, 203, 121, false, false), (10, 0, true, true, 131, 77, false, false),
+            (11, 0, false, true, 96, 64, true, false),
         ]
-        for (seed, maxAge, sessions, live, w, h, full444) in cases {
+        for (seed, maxAge, sessions, live, w, h, full444, outOfOrder) in cases {
             let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1,
                                    chroma: full444 ? .yuv444 : .yuv420(tag: "420jpeg"))
             let input = dir.appendingPathComponent("in\(seed).y4m").path
@@ -103,7 +112,7 @@ final class KeptSketchPropertyTests: XCTestCase {
             }
             try writer.finish()
             let path = dir.appendingPathComponent("s\(seed).json").path
-            try script(seed: seed, maxAge: maxAge, sessions: sessions, width: w, height: h)
+            try script(seed: seed, maxAge: maxAge, sessions: sessions, width: w, height: h, outOfOrder: outOfOrder)
                 .write(toFile: path, atomically: true, encoding: .utf8)
             var eventsPath: String?
             if live {
@@ -122,8 +131,9 @@ final class KeptSketchPropertyTests: XCTestCase {
             // The sketch is not empty: the video changed where it was drawn.
             XCTAssertNotEqual(full, [UInt8](try Data(contentsOf: URL(fileURLWithPath: input))), "seed \(seed) drew nothing")
         }
-        // Both ways a kept frame reaches the compositor were taken: boxes, and the whole canvas.
+        // Every way a kept frame is drawn was taken: boxes, the whole canvas, new stamps alone.
         XCTAssertGreaterThan(boxedFrames, 0)
         XCTAssertGreaterThan(wholeFrames, 0)
+        XCTAssertGreaterThan(appendedFrames, 0)
     }
 }

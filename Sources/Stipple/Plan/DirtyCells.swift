@@ -31,6 +31,17 @@ struct DirtyCells {
         }
     }
 
+    /// Whether `box` touches a marked cell.
+    func touches(_ box: PixelBox) -> Bool {
+        let b = box.clipped(width: width, height: height)
+        guard !b.isEmpty, !isEmpty else { return false }
+        for r in (b.y0 / cell)...((b.y1 - 1) / cell) {
+            let row = r * columns
+            for c in (b.x0 / cell)...((b.x1 - 1) / cell) where marks[row + c] { return true }
+        }
+        return false
+    }
+
     /// Adds the marks of `other`, a grid of the same canvas and cell.
     mutating func formUnion(_ other: DirtyCells) {
         precondition(other.width == width && other.height == height && other.cell == cell, "the same grid")

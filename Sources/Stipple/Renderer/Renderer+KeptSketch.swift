@@ -29,13 +29,15 @@ package final class KeptSketch: Sendable {
     }
 
     /// Pixels drawn again, pixels read back, boxes and frames drawn so far (what the
-    /// benchmark reports), and frames drawn whole for direct blending.
+    /// benchmark reports), frames drawn whole for direct blending, and frames that only drew
+    /// their new stamps over what the target held.
     package struct Figures: Sendable {
         var redrawnPixels = 0
         var readPixels = 0
         var boxesDrawn = 0
         var framesDrawn = 0
         var wholeFrames = 0
+        var appendedFrames = 0
     }
 
     let id = KeptSketch.ids.add(1, ordering: .relaxed).newValue
@@ -47,6 +49,7 @@ package final class KeptSketch: Sendable {
     package var boxesDrawn: Int { published.withLock { $0.boxesDrawn } }
     package var framesDrawn: Int { published.withLock { $0.framesDrawn } }
     package var wholeFrames: Int { published.withLock { $0.wholeFrames } }
+    package var appendedFrames: Int { published.withLock { $0.appendedFrames } }
 
     package init() {}
 
@@ -129,6 +132,8 @@ extension Renderer {
             kept.target = try device.makeKeptTarget(width: canvas.width, height: canvas.height,
                                                     guardBand: guardBand(for: canvas), fill: fill)
         }
+        let appended = replacesAll ? nil : appendedStamps(kept, shown: ids, canvas: canvas, frame: frame,
+                                                          effects: settings.effects)
         let chosen = try resolve(ids, frame: frame, effects: settings.effects)
         kept.layers = ids
         kept.frame = frame
@@ -145,6 +150,17 @@ extension Renderer {
         let read = ink ?? (direct || !kept.planesCurrent ? [whole] : boxes)
         kept.planesCurrent = !direct
         if boxes.isEmpty && !direct && read.isEmpty { return .unchanged }
+        if let appended {
+            // The new stamps drawn over the target as it is; then, where one of them lies
+            // under a stamp of a later layer drawn before, the box cleared and drawn whole.
+            if !boxes.isEmpty {
+                device.bind(target)
+                try drawResident(chosen, canvas: canvas, frame: frame, settings: settings, into: target,
+                                 only: appended.windows)
+            }
+            kept.figures.appendedFrames += 1
+            boxes = appended.redrawn.isEmpty ? [] : appended.redrawn.boxes()
+        }
         for box in boxes {
             if box == whole {
                 // The whole canvas: the driver's fast clear of the whole target, and no scissor.
@@ -213,6 +229,48 @@ extension Renderer {
             }
         }
         return (cells, nil)
+    }
+
+    /// The stamps `frame` adds (a window for each of `ids`), when stamps never age and the
+    /// shown layers are those the target holds: drawn over the target as it is, a new stamp
+    /// blends after the stamps already there, as the full redraw blends it — unless a stamp
+    /// of a later layer, drawn before, lies over it (strokes drawn at the same time): the
+    /// cells where that can be (`redrawn`) are cleared and drawn whole afterwards. Nil when
+    /// the frame cannot be drawn so (layers shown or hidden since, stamps born out of
+    /// order): the changed boxes are then all cleared and drawn again.
+    private func appendedStamps(_ kept: KeptSketch.State, shown ids: [LayerID], canvas: Canvas, frame f: Int,
+                                effects: AgeEffects) -> (windows: [Range<Int>], redrawn: DirtyCells)? {
+        guard effects.maxAge == 0, kept.layers == ids, f >= kept.frame else { return nil }
+        let (p, ff) = (Float(kept.frame), Float(f))
+        var shown: [StampLayer] = [], windows: [Range<Int>] = []
+        shown.reserveCapacity(ids.count); windows.reserveCapacity(ids.count)
+        for id in ids {
+            guard let layer = layers[id], let bornThen = layer.bornCount(at: p, effects: effects),
+                  let bornNow = layer.bornCount(at: ff, effects: effects) else { return nil }
+            // What the target holds of it, and what this frame adds.
+            let held = max(layer.head, min(bornThen, kept.counts[id] ?? 0, layer.stamps.count))
+            shown.append(layer)
+            windows.append(held..<max(held, bornNow))
+        }
+        // From the last layer back: the cells held stamps of later layers reach, and the new
+        // stamps under them. Only the layers after the first that adds stamps can hold any.
+        var later = DirtyCells(width: canvas.width, height: canvas.height)
+        var redrawn = DirtyCells(width: canvas.width, height: canvas.height)
+        guard let first = windows.firstIndex(where: { !$0.isEmpty }) else { return (windows, redrawn) }
+        for i in windows.indices.reversed() where i >= first {
+            let layer = shown[i]
+            if !later.isEmpty {
+                for s in layer.stamps[windows[i]] {
+                    if let b = effects.pixelBox(of: s, age: s.age + ff), later.touches(b) { redrawn.mark(b) }
+                }
+            }
+            if i > first {
+                for s in layer.stamps[layer.head..<windows[i].lowerBound] {
+                    if let b = effects.pixelBox(of: s, age: s.age + ff) { later.mark(b) }
+                }
+            }
+        }
+        return (windows, redrawn)
     }
 
     /// The cells the live stamps of `ids` touch at `frame`, or nil when a layer is gone.

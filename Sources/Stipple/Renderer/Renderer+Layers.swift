@@ -75,10 +75,11 @@ extension Renderer {
     /// Plans and draws resident layers onto a bound target.
     /// `scissored`: drawing stays limited to the scissor set before; `within`, the box it
     /// limits drawing to, also leaves out the stamps that cannot touch it. `plain`: the
-    /// caller ran the frame's passes and these layers are one run of plain ones.
+    /// caller ran the frame's passes and these layers are one run of plain ones. `only`: a
+    /// window a layer, the stamps drawn cut to it.
     func drawResident(_ chosen: [StampLayer], canvas: Canvas, frame: Int, settings: RenderSettings,
                       into target: Framebuffer, scissored: Bool = false, within box: PixelBox? = nil,
-                      plain: Bool = false) throws {
+                      plain: Bool = false, only windows: [Range<Int>]? = nil) throws {
         if !plain, FramePasses(modes: chosen.lazy.map(\.mode)).hasLayers {
             return try drawLayerPasses(chosen, canvas: canvas, frame: frame, settings: settings, into: target)
         }
@@ -88,6 +89,9 @@ extension Renderer {
         var views = chosen.map { $0.view(at: f, effects: settings.effects) }
         if let box {
             for i in views.indices { views[i].window = views[i].window(touching: box, frame: f, effects: settings.effects) }
+        }
+        if let windows {
+            for i in views.indices { views[i].window = views[i].window.clamped(to: windows[i]) }
         }
         planner(canvas, settings, f).planLayers(views, into: &plan)
         try device.draw(plan, layers: chosen.map(\.pointBuffers), into: target, scissored: scissored)
