@@ -45,13 +45,13 @@ package final class ServeChild {
     deinit { stop() }
 
     package func stop() {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        process.end()
     }
 
     /// Ends the server as a crash would: no chance to finish anything.
     package func kill9() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit(timeout: 10)
     }
 
     /// GET `path` on a connection of its own: the status, the headers and the body.

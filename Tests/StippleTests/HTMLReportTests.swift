@@ -147,7 +147,7 @@ enum Chromium {
         // A hung browser must not hang the suite.
         let deadline = Date().addingTimeInterval(120)
         while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        process.end()
         return TestSupport.Run(status: process.terminationStatus,
                                stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
                                stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")

@@ -124,7 +124,7 @@ final class VideoEventLimitsTests: XCTestCase {
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
         writer.arguments = ["-c", "sleep 0.3; cat '\(dir.appendingPathComponent("evf.jsonl").path)' > '\(fifo)'"]
         try writer.run()
-        defer { writer.terminate(); writer.waitUntilExit() }
+        defer { writer.end() }
         var run = try bake(dir, events: "ev", output: "fifo.y4m")
         XCTAssertEqual(run.status, 0, run.stderr)
         run = try bake(dir, events: "evf.jsonl", output: "file.y4m")

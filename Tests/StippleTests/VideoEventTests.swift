@@ -66,7 +66,7 @@ final class VideoEventTests: XCTestCase {
         silent.executableURL = URL(fileURLWithPath: "/bin/sh")
         silent.arguments = ["-c", "exec sleep 20 > '\(fifo)'"]
         try silent.run()
-        defer { silent.terminate(); silent.waitUntilExit() }
+        defer { silent.end() }
         let start = Date()
         let run = try TestSupport.stipple(["bake", "s.json", "--video", "in.y4m", "-o", "fifo.y4m", "--events", fifo], in: dir)
         XCTAssertEqual(run.status, 0, run.stderr)

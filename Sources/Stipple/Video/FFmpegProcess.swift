@@ -142,8 +142,8 @@ package final class FFmpegProcess: @unchecked Sendable {
     /// Stops ffmpeg (after an error of ours) and waits for it.
     package func terminate() {
         closeInput()
-        if process.isRunning { process.terminate() }
-        waitForExit()
+        process.end()
+        TemporaryFiles.forgetChild(child)
     }
 
     /// Waits for ffmpeg to end; from then on a signal's clean-up no longer kills it.

@@ -46,7 +46,7 @@ final class DevTools {
         socket = try LoopbackWebSocket(port: port, path: path)
     }
 
-    deinit { process.terminate(); process.waitUntilExit() }
+    deinit { process.end() }
 
     /// Runs a DevTools command; its result.
     @discardableResult
