@@ -67,9 +67,14 @@ run: build-release
 	$$($(SWIFT) build -c release --show-bin-path)/stipple render Fixtures/scripts/demo.json -o $(OUT)/demo.png
 	@echo "Rendered the demo: $(OUT)/demo.png"
 
+# The suite runs its tests in TEST_WORKERS processes at once: many wait on child processes
+# (stipple, ffmpeg, Chromium, a server), so one more than this machine's two cores keeps
+# both busy. TEST_WORKERS=1 runs them one after another in one process.
+TEST_WORKERS ?= 3
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@if [ "$(TEST_WORKERS)" -gt 1 ]; then $(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS); \
+	  else $(SWIFT) test --skip-build; fi
 	$(MAKE) integrations
 
 # The tests that read third-party images and ink kept beside a checkout, run as a bare clone
