@@ -72,6 +72,8 @@ package actor TileService {
     private let folder: String?
     private var pyramidReady = false
     private var changedWhileBuilding: [ServedDrawing.Box?] = []
+    /// Changes to the drawing so far: work begun before one is not kept after it.
+    private var changes = 0
 
     package init(drawing: ServedDrawing, renderer: Renderer, width: Int, height: Int, cacheBytes: Int, renders: Int,
                  folder: String? = nil) {
@@ -204,15 +206,21 @@ package actor TileService {
             figures.fromPyramid += 1
             return ([UInt8](data), true)
         }
+        // The exact tile when it is cached, for a preview too; else the tile as asked.
+        for k in key.preview ? [exactKey, key] : [key] {
+            guard let hit = cache[k] else { continue }
+            tick += 1
+            cache[k]?.used = tick
+            figures.cached += 1
+            return (hit.bytes, !k.preview)
+        }
         if key.preview, let image = previews.preview(key) {
             figures.previewsAtHand += 1
-            return (try await Task(executorPreference: TileWorkers.shared) { try ServedTiles.padded(image).pngData() }.value, false)
-        }
-        if let hit = cache[key] {
-            tick += 1
-            cache[key]?.used = tick
-            figures.cached += 1
-            return (hit.bytes, !key.preview)
+            // Kept for the next viewer, unless the drawing changed meanwhile.
+            let version = changes
+            let png = try await Task(executorPreference: TileWorkers.shared) { try ServedTiles.padded(image).pngData() }.value
+            if version == changes { store(key, png) }
+            return (png, false)
         }
         let job: Job
         if var claims = jobs[key] {
@@ -282,6 +290,7 @@ package actor TileService {
     /// The drawing changed over `box` (nil: everywhere): cached tiles there go, and jobs
     /// drawing them already are left to their waiters (new requests start afresh).
     package func invalidate(_ box: ServedDrawing.Box?) {
+        changes += 1
         for key in cache.keys where box.map({ tiles.box(key).intersects($0) }) ?? true {
             cacheBytes -= cache.removeValue(forKey: key)!.bytes.count
         }

@@ -72,15 +72,25 @@ final class TileServiceTests: XCTestCase {
         XCTAssertEqual(image.width, 256)
         // Enlarged twice: each ancestor pixel is a 2×2 block.
         XCTAssertEqual(image.pixel(10, 20).r, image.pixel(11, 21).r)
-        // Once the overview is drawn, any tile's preview is at hand.
+        // Once the overview is drawn, any tile's preview is at hand (a tile not asked for
+        // before each time: an answer is cached).
         await tiles.start()
         var atHand = 1
-        for _ in 0..<100 where atHand < 2 {
-            _ = try await tiles.tile(ServedTiles.Key(z: 3, x: 7, y: 4, preview: true), client: 1)
+        for i in 0..<40 where atHand < 2 {
+            _ = try await tiles.tile(ServedTiles.Key(z: 3, x: 7 - i % 8, y: 4 - i / 8, preview: true), client: 1)
             atHand = await tiles.statistics.previewsAtHand
             try await Task.sleep(for: .milliseconds(50))
         }
         XCTAssertGreaterThanOrEqual(atHand, 2)
+        // Asked again, a preview is the cache's (or the pyramid's, once written); a preview
+        // of a tile whose exact pixels are cached is those pixels.
+        let before = await tiles.statistics
+        _ = try await tiles.tile(ServedTiles.Key(z: 3, x: 7, y: 4, preview: true), client: 1)
+        _ = try await tiles.tile(ServedTiles.Key(z: 2, x: 0, y: 0, preview: true), client: 1)
+        let after = await tiles.statistics
+        XCTAssertEqual(after.cached + after.fromPyramid, before.cached + before.fromPyramid + 2, "\(before) → \(after)")
+        XCTAssertEqual(after.previewsAtHand, before.previewsAtHand)
+        XCTAssertEqual(after.rendered, before.rendered)
     }
 
     func testAChangeDropsTheCachedTilesItTouches() async throws {
