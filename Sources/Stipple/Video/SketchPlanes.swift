@@ -1,5 +1,4 @@
 import CStipple
-import Foundation
 /// A video's sketch kept in the form the compositor blends (docs/video.md): for every luma
 /// and chroma sample, the sketch's alpha `a` and its colour converted to Y′CbCr in the
 /// output's matrix and range and multiplied by it, `s·a + 128`; and which 16×16 tiles of the
@@ -175,60 +174,42 @@ struct SketchPlanes {
 
     /// Blends the sketch over `frame`'s planes, covered tile by covered tile: each run of
     /// covered tiles side by side in a row of tiles at once, row by row, so that memory is
-    /// read in long sequential rows. A sketch covering many tiles is blended in bands of
-    /// tile rows on several cores (each band writes its own rows). Returns the tiles blended.
+    /// read in long sequential rows. Returns the tiles blended.
     @discardableResult
     func composite(over frame: inout Y4MFrame) -> Int {
         guard coveredTiles > 0 else { return 0 }
         precondition(frame.header.width == width && frame.header.height == height, "the sketch is the frame's size")
-        let offsets = (frame.yOffset, frame.cbOffset, frame.crOffset)
-        // A band of at least 64 covered tiles (16 384 pixels): less is not worth a thread.
-        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4, tileRows, coveredTiles / 64))
+        let (yo, cbo, cro) = (frame.yOffset, frame.cbOffset, frame.crOffset)
+        let t = Self.tile, ct = Self.tile / chromaStep
+        var blended = 0
         frame.bytes.withUnsafeMutableBufferPointer { out in
             lumaAlpha.withUnsafeBufferPointer { la in
             luma.withUnsafeBufferPointer { ly in
             chromaAlpha.withUnsafeBufferPointer { ca in
             cb.withUnsafeBufferPointer { cbp in
             cr.withUnsafeBufferPointer { crp in
-                let planes = BlendPlanes(out: out.baseAddress!, offsets: offsets, lumaAlpha: la.baseAddress!,
-                                         luma: ly.baseAddress!, chromaAlpha: ca.baseAddress!, cb: cbp.baseAddress!,
-                                         cr: crp.baseAddress!)
-                if bands == 1 { return blend(planes, tileRows: 0..<tileRows) }
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
-                    blend(planes, tileRows: (tileRows * band / bands)..<(tileRows * (band + 1) / bands))
+                let base = out.baseAddress!
+                for tr in 0..<tileRows {
+                    var tc = 0
+                    while tc < tileColumns {
+                        guard covered[tr * tileColumns + tc] else { tc += 1; continue }
+                        var end = tc + 1
+                        while end < tileColumns && covered[tr * tileColumns + end] { end += 1 }
+                        blended += end - tc
+                        Self.blend(base + yo, la.baseAddress!, ly.baseAddress!, stride: width,
+                                   x0: tc * t, y0: tr * t, x1: min(width, end * t), y1: min(height, tr * t + t))
+                        let (cx0, cy0) = (tc * ct, tr * ct)
+                        let (cx1, cy1) = (min(chromaWidth, end * ct), min(chromaHeight, cy0 + ct))
+                        Self.blend(base + cbo, ca.baseAddress!, cbp.baseAddress!, stride: chromaWidth,
+                                   x0: cx0, y0: cy0, x1: cx1, y1: cy1)
+                        Self.blend(base + cro, ca.baseAddress!, crp.baseAddress!, stride: chromaWidth,
+                                   x0: cx0, y0: cy0, x1: cx1, y1: cy1)
+                        tc = end
+                    }
                 }
             }}}}}
         }
-        return coveredTiles
-    }
-
-    /// The planes a composite reads and writes, shared by its bands, each in its own rows.
-    // Unchecked: pointers into buffers that outlive the composite; each band writes only its own rows.
-    private struct BlendPlanes: @unchecked Sendable {
-        let out: UnsafeMutablePointer<UInt8>, offsets: (Int, Int, Int)
-        let lumaAlpha: UnsafePointer<UInt8>, luma: UnsafePointer<UInt16>
-        let chromaAlpha: UnsafePointer<UInt8>, cb: UnsafePointer<UInt16>, cr: UnsafePointer<UInt16>
-    }
-
-    /// Blends the covered tiles of `tileRows`.
-    private func blend(_ p: BlendPlanes, tileRows rows: Range<Int>) {
-        let t = Self.tile, ct = Self.tile / chromaStep
-        let (yo, cbo, cro) = p.offsets
-        for tr in rows {
-            var tc = 0
-            while tc < tileColumns {
-                guard covered[tr * tileColumns + tc] else { tc += 1; continue }
-                var end = tc + 1
-                while end < tileColumns && covered[tr * tileColumns + end] { end += 1 }
-                Self.blend(p.out + yo, p.lumaAlpha, p.luma, stride: width,
-                           x0: tc * t, y0: tr * t, x1: min(width, end * t), y1: min(height, tr * t + t))
-                let (cx0, cy0) = (tc * ct, tr * ct)
-                let (cx1, cy1) = (min(chromaWidth, end * ct), min(chromaHeight, cy0 + ct))
-                Self.blend(p.out + cbo, p.chromaAlpha, p.cb, stride: chromaWidth, x0: cx0, y0: cy0, x1: cx1, y1: cy1)
-                Self.blend(p.out + cro, p.chromaAlpha, p.cr, stride: chromaWidth, x0: cx0, y0: cy0, x1: cx1, y1: cy1)
-                tc = end
-            }
-        }
+        return blended
     }
 
     /// `d = ((d·(255 − a) + sa)·257) >> 16` over a box of a plane (`stp_blend_kept`:
