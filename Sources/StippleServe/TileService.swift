@@ -111,18 +111,29 @@ package actor TileService {
             changedWhileBuilding = []
             pyramidReady = true
         }
-        for w in pyramidWaiters { w.resume() }
-        pyramidWaiters = []
+        for w in pyramidWaiters.values { w.resume() }
+        pyramidWaiters = [:]
     }
 
-    /// Waits until the pyramid is whole (or its writing failed).
-    private func waitForPyramid() async {
+    /// Waits until the pyramid is whole (or its writing failed), or `seconds` have passed:
+    /// a tile is not kept waiting for the whole pyramid (tens of seconds for a large drawing).
+    private func waitForPyramid(atMost seconds: Double) async {
         guard !pyramidReady, !pyramidFailed, folder != nil else { return }
-        await withCheckedContinuation { pyramidWaiters.append($0) }
+        nextWaiter += 1
+        let id = nextWaiter
+        // Runs on this actor once the wait below has begun (the actor is busy until then).
+        Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            self.pyramidWaiters.removeValue(forKey: id)?.resume()
+        }
+        await withCheckedContinuation { pyramidWaiters[id] = $0 }
     }
 
+    /// How long a tile below the top zoom waits for the pyramid before it is drawn.
+    static let pyramidPatience = 1.0
     private var pyramidFailed = false
-    private var pyramidWaiters: [CheckedContinuation<Void, Never>] = []
+    private var pyramidWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
 
     /// Keeps an exact tile drawn after the pyramid was written as one of its files (written
     /// whole, then renamed), so the tiles above can be made from it.
@@ -235,7 +246,8 @@ package actor TileService {
                 if below {
                     // Below the top zoom, an exact tile comes from the pyramid: once it is
                     // whole, as its file, or made from its children where a change removed it.
-                    await self.waitForPyramid()
+                    // While it is being written, a tile waits a moment for it, then is drawn.
+                    await self.waitForPyramid(atMost: TileService.pyramidPatience)
                     if let path = await self.file(key), let data = FileManager.default.contents(atPath: path) {
                         return ([UInt8](data), nil)
                     }
