@@ -38,6 +38,8 @@ package struct BenchReport: Sendable, Codable {
     package var rows: [BenchRow] = []
     /// Scenarios that could not run here, and why (Cairo missing, …).
     package var skipped: [String] = []
+    /// What a scenario saw that a row cannot hold (the errors of a load, by kind).
+    package var notes: [String]?
     /// The throughput targets, each with its measured ratio and verdict.
     package var targets: [Target] = []
     /// A `--quick` run: its small sizes and few repetitions cannot judge the targets.

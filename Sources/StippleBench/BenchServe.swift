@@ -68,6 +68,10 @@ extension BenchSuite {
         percentiles("stroke event seen by another client", r.seen, target: 100)
         report.targets.append(.init(name: "serve: errors under load (failed requests, refused events, lost connections)",
                                     measured: Double(r.errors), limit: 0, atMost: true))
+        for (kind, e) in r.errorKinds.sorted(by: { $0.key < $1.key }) {
+            log("serve: \(e.count) \(kind), the first: \(e.first.prefix(200))")
+            report.notes = (report.notes ?? []) + ["serve under load: \(e.count) \(kind); the first: \(e.first.prefix(200))"]
+        }
         let exactMedian = r.exact.isEmpty ? 0 : r.exact.sorted()[r.exact.count / 2]
         report.rows.append(BenchRow(scenario: "serve", variant: "panning at \(Int(config.servePansPerSecond)) views/s",
                                     workload: "\(pan.views) views, 12 tiles each, each view's tiles dropped at the next",

@@ -35,6 +35,7 @@ package enum BenchTable {
             })
         }
         for s in report.skipped { out += "skipped: \(s)\n" }
+        for n in report.notes ?? [] { out += "note: \(n)\n" }
         return out
     }
 

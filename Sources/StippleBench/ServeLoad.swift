@@ -11,6 +11,8 @@ final class ServeLoad: @unchecked Sendable {
     private let lock = NSLock()
     private var preview: [Double] = [], exact: [Double] = [], seen: [Double] = []
     private var errors = 0
+    /// The errors by kind, and the first of each kind as it was seen.
+    private var errorKinds: [String: (count: Int, first: String)] = [:]
     private var peakRSS = 0.0
     /// The server's memory a minute into the load (the soak's baseline: caches full by then).
     private var minuteRSS = 0.0
@@ -28,9 +30,16 @@ final class ServeLoad: @unchecked Sendable {
 
     private func record(_ f: () -> Void) { lock.lock(); f(); lock.unlock() }
 
-    func results() -> (preview: [Double], exact: [Double], seen: [Double], errors: Int, peakRSS: Double, mostQueued: Int, minuteRSS: Double) {
+    func results() -> (preview: [Double], exact: [Double], seen: [Double], errors: Int, peakRSS: Double, mostQueued: Int,
+                       minuteRSS: Double, errorKinds: [String: (count: Int, first: String)]) {
         lock.lock(); defer { lock.unlock() }
-        return (preview, exact, seen, errors, peakRSS, mostQueued, minuteRSS)
+        return (preview, exact, seen, errors, peakRSS, mostQueued, minuteRSS, errorKinds)
+    }
+
+    /// Counts an error of `kind` (under the lock).
+    private func failed(_ kind: String, _ what: String) {
+        errors += 1
+        errorKinds[kind, default: (0, what)].count += 1
     }
 
     /// The server's figures (`/stats.json`).
@@ -65,7 +74,7 @@ final class ServeLoad: @unchecked Sendable {
                     record { seen.append(dt) }
                 }
             } else if bytes.starts(with: error) {
-                record { errors += 1 }
+                record { failed("events refused", m) }
             }
             if now() > deadline + 2 { break }
         }
@@ -88,7 +97,7 @@ final class ServeLoad: @unchecked Sendable {
         for v in 0..<viewers {
             thread(group) { [self] in
                 var rng = SplitMix64(seed: seed &+ UInt64(v) &* 7919)
-                guard let (ws, client) = try? join("/live") else { return record { errors += 1 } }
+                guard let (ws, client) = try? join("/live") else { return record { failed("sockets refused", "a viewer's") } }
                 let reader = DispatchGroup()
                 thread(reader) { [self] in drain(ws, until: deadline) }
                 let http = LoopbackHTTP(port: port)
@@ -103,10 +112,18 @@ final class ServeLoad: @unchecked Sendable {
                         for y in ys { for x in xs {
                             guard now() < deadline else { break }
                             let t0 = now()
-                            let answer = try? http.get("/tiles/\(z)/\(x)/\(y).png?c=\(client)\(pass)")
+                            let path = "/tiles/\(z)/\(x)/\(y).png?c=\(client)\(pass)"
+                            var answer: (status: Int, headers: [String: String], body: [UInt8])?, failure = ""
+                            do { answer = try http.get(path) } catch { failure = "\(error)" }
                             let dt = now() - t0
                             record {
-                                if answer?.status == 200 { pass.isEmpty ? exact.append(dt) : preview.append(dt) } else { errors += 1 }
+                                if answer?.status == 200 {
+                                    pass.isEmpty ? exact.append(dt) : preview.append(dt)
+                                } else if let answer {
+                                    failed("tiles answered \(answer.status)", path)
+                                } else {
+                                    failed("tiles unanswered", "\(path) after \(Int(dt)) s: \(failure)")
+                                }
                             }
                         } }
                     }
@@ -119,7 +136,7 @@ final class ServeLoad: @unchecked Sendable {
         for d in 0..<drawers {
             thread(group) { [self] in
                 var rng = SplitMix64(seed: seed &+ 1_000 &+ UInt64(d))
-                guard let (ws, _) = try? join("/live?token=\(token)") else { return record { errors += 1 } }
+                guard let (ws, _) = try? join("/live?token=\(token)") else { return record { failed("sockets refused", "a drawer's") } }
                 let reader = DispatchGroup()
                 thread(reader) { [self] in drain(ws, until: deadline) }
                 var stroke = 0

@@ -98,8 +98,11 @@ package actor TileService {
             if let image = try? await renderer.renderPreview(scene, frame: frame, view: view) { await self.setOverview(image) }
             guard let folder else { return }
             let (now, nowFrame, _) = await drawing.snapshot()
-            let built = (try? await renderer.writePyramid(now, frame: nowFrame, to: folder + "/pyramid",
-                                                          options: PyramidOptions(layout: .xyz, overwrite: true))) != nil
+            // On a context and render thread of its own: the pyramid holds its renderer for
+            // seconds at a time, and tiles asked for meanwhile must not wait behind it.
+            let builder = (try? Renderer()) ?? renderer
+            let built = (try? await builder.writePyramid(now, frame: nowFrame, to: folder + "/pyramid",
+                                                         options: PyramidOptions(layout: .xyz, overwrite: true))) != nil
             await self.pyramidBuilt(built)
         }
     }
