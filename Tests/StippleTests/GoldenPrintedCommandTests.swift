@@ -14,10 +14,12 @@ final class GoldenPrintedCommandTests: XCTestCase {
     }
 
     /// Runs a printed command through /bin/sh, `stipple` meaning the built binary.
-    private func runPrinted(_ command: String, environment: [String: String] = [:]) throws -> TestSupport.Run {
+    /// Runs a printed command as a person would, from `folder` (the test's own: a command
+    /// without `--output` writes into `.stipple-test` there, apart from other tests').
+    private func runPrinted(_ command: String, environment: [String: String] = [:], in folder: URL) throws -> TestSupport.Run {
         XCTAssertTrue(command.hasPrefix("stipple "), command)
         let line = TestSupport.stippleBinary.path + command.dropFirst("stipple".count)
-        return try TestSupport.run("/bin/sh", ["-c", line], environment: environment)
+        return try TestSupport.run("/bin/sh", ["-c", line], environment: environment, in: folder)
     }
 
     func testAcceptAndBisectCommandsRunAsPrinted() throws {
@@ -32,11 +34,11 @@ final class GoldenPrintedCommandTests: XCTestCase {
             let lines = GoldenTestFolder.lines(run).filter { $0.hasPrefix("FAIL ") || $0.hasPrefix("MISSING ") }
             XCTAssertEqual(lines.count, 4, run.stdout)
             for line in lines where line.hasPrefix("FAIL shifted") {
-                let bisect = try runPrinted(try command(line, after: "; to find the draw entry that departs: "))
+                let bisect = try runPrinted(try command(line, after: "; to find the draw entry that departs: "), in: f.root)
                 XCTAssertEqual(bisect.status, 0, "\(line)\n\(bisect.stdout)\(bisect.stderr)")
             }
             for line in lines {
-                let accepted = try runPrinted(try command(line, after: "; to accept: "))
+                let accepted = try runPrinted(try command(line, after: "; to accept: "), in: f.root)
                 XCTAssertEqual(accepted.status, 0, "\(line)\n\(accepted.stdout)\(accepted.stderr)")
             }
             let after = try f.test(ci: true)
@@ -58,13 +60,13 @@ final class GoldenPrintedCommandTests: XCTestCase {
         let line = try XCTUnwrap(GoldenTestFolder.line(run, "FAIL shifted: "), run.stdout)
         let bisectCommand = try command(line, after: "; to find the draw entry that departs: ")
         XCTAssertTrue(bisectCommand.hasSuffix("--primitive quads --max-channel-diff 8 --max-pixels 32+0.1%"), bisectCommand)
-        let bisect = try runPrinted(bisectCommand, environment: softpipe)
+        let bisect = try runPrinted(bisectCommand, environment: softpipe, in: f.root)
         XCTAssertEqual(bisect.status, 0, bisect.stdout + bisect.stderr)
         // Accepted by recording softpipe's own quads golden (--accept would refuse: the golden
         // that failed is llvmpipe's).
         let acceptCommand = try command(line, after: "; to accept: ")
         XCTAssertTrue(acceptCommand.hasSuffix("--primitive quads --filter shifted --record failed"), acceptCommand)
-        let accepted = try runPrinted(acceptCommand, environment: softpipe)
+        let accepted = try runPrinted(acceptCommand, environment: softpipe, in: f.root)
         XCTAssertEqual(accepted.status, 0, accepted.stdout + accepted.stderr)
         let after = try TestSupport.stipple(["test", f.scripts.path, "--output", f.output.path, "--primitive", "quads"],
                                             environment: softpipe)
