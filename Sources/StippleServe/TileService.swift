@@ -384,9 +384,14 @@ package actor TileService {
         stale.remove(id)
     }
 
+    /// Caches `bytes` as `key` (in place of what it held: two viewers may make the same
+    /// preview at once). An exact tile drops its preview: a preview request takes the exact.
     private func store(_ key: ServedTiles.Key, _ bytes: [UInt8]) {
         guard bytes.count <= cacheLimit else { return }
         tick += 1
+        var replaced = [key]
+        if !key.preview { replaced.append(ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: true)) }
+        for k in replaced { cacheBytes -= cache.removeValue(forKey: k)?.bytes.count ?? 0 }
         cache[key] = (bytes, tick)
         cacheBytes += bytes.count
         while cacheBytes > cacheLimit, let oldest = cache.min(by: { $0.value.used < $1.value.used }) {

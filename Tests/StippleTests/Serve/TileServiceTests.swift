@@ -91,6 +91,19 @@ final class TileServiceTests: XCTestCase {
         XCTAssertEqual(after.cached + after.fromPyramid, before.cached + before.fromPyramid + 2, "\(before) → \(after)")
         XCTAssertEqual(after.previewsAtHand, before.previewsAtHand)
         XCTAssertEqual(after.rendered, before.rendered)
+        // The same preview made twice at once is cached once; the tile's exact pixels, drawn
+        // later, take its place.
+        let preview = ServedTiles.Key(z: 2, x: 1, y: 1, preview: true)
+        async let one = tiles.tile(preview, client: 1)
+        async let two = tiles.tile(preview, client: 2)
+        let (p1, _) = try await (one, two)
+        let previewed = await tiles.statistics
+        XCTAssertEqual(previewed.cacheBytes, after.cacheBytes + p1.count, "\(after) → \(previewed)")
+        XCTAssertEqual(previewed.cacheTiles, after.cacheTiles + 1)
+        let exact = try await tiles.tile(ServedTiles.Key(z: 2, x: 1, y: 1, preview: false), client: 1)
+        let drawn = await tiles.statistics
+        XCTAssertEqual(drawn.cacheTiles, previewed.cacheTiles, "\(previewed) → \(drawn)")
+        XCTAssertEqual(drawn.cacheBytes, previewed.cacheBytes - p1.count + exact.count)
     }
 
     func testAChangeDropsTheCachedTilesItTouches() async throws {
