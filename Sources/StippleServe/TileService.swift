@@ -263,6 +263,9 @@ package actor TileService {
                 try await slots.acquire()
                 defer { Task { await slots.release() } }
                 await self.markStarted(key)
+                // Its last claim may have ended between the slot and the mark (both on the
+                // actor: a job cancelled there is never marked started): no render then.
+                try Task.checkCancellation()
                 let (scene, frame, _) = await drawing.snapshot()
                 let view = tiles.view(key)!
                 let image = ServedTiles.padded(key.preview
