@@ -52,12 +52,31 @@ static void read_counted(png_structp png, png_bytep data, png_size_t len) {
 #define STP_DEFLATE_MAX_RATIO 1040ULL
 #define STP_DEFLATE_SLACK (1ULL << 16)
 
+static int read_stream(FILE *f, long long file_size, int max_side, long long max_pixels,
+                       stp_png_image *out, long long *err_offset, char *err, size_t errlen);
+
 int stp_png_read_fd(int fd, long long file_size, int max_side, long long max_pixels,
                     stp_png_image *out, long long *err_offset, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     *err_offset = -1;
     FILE *f = fdopen(fd, "rb");
     if (!f) { stp_say(err, errlen, "cannot open: %s", strerror(errno)); close(fd); return -1; }
+    return read_stream(f, file_size, max_side, max_pixels, out, err_offset, err, errlen);
+}
+
+int stp_png_read_memory(const void *bytes, size_t count, int max_side, long long max_pixels,
+                        stp_png_image *out, long long *err_offset, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    *err_offset = -1;
+    if (count == 0) { stp_say(err, errlen, "no bytes: an empty PNG"); *err_offset = 0; return -1; }
+    FILE *f = fmemopen((void *)bytes, count, "rb");
+    if (!f) { stp_say(err, errlen, "cannot read from memory: %s", strerror(errno)); return -1; }
+    return read_stream(f, (long long)count, max_side, max_pixels, out, err_offset, err, errlen);
+}
+
+// Reads the PNG in f (file_size bytes) and closes f.
+static int read_stream(FILE *f, long long file_size, int max_side, long long max_pixels,
+                       stp_png_image *out, long long *err_offset, char *err, size_t errlen) {
 
     unsigned char signature[8];
     size_t got = fread(signature, 1, 8, f);

@@ -39,12 +39,27 @@ final class PNGEncoderTests: XCTestCase {
                         try Data(png).write(to: URL(fileURLWithPath: path))
                         let decoded = try PNGFile.read(path: path)
                         XCTAssertEqual(decoded.image.pixels, expected, "\(w)×\(h) kind \(kind), \(channels) channels, level \(level)")
+                        // Decoded from memory: the same pixels.
+                        XCTAssertEqual(try PNGFile.decode(png).image.pixels, expected)
                         cases += 1
                     }
                 }
             }
         }
         XCTAssertEqual(cases, 7 * 5 * 2 * 3)
+    }
+
+    /// Bytes in memory that are not a whole PNG are refused as a file's are, naming the byte.
+    func testBadBytesInMemoryAreRefusedWithTheReason() throws {
+        let png = try PNGFile.encode(Image(width: 3, height: 2, pixels: [UInt8](repeating: 200, count: 24)))
+        for (bytes, says) in [([UInt8](), "byte 0: not a readable PNG: no bytes"),
+                              ([1, 2, 3], "byte 0: not a readable PNG: it does not start with the 8-byte PNG signature"),
+                              (Array(png.prefix(png.count - 20)), "not a readable PNG")] {
+            XCTAssertThrowsError(try PNGFile.decode(bytes, name: "tile")) { error in
+                let message = "\(error)"
+                XCTAssertTrue(message.hasPrefix("tile") && message.contains(says), message)
+            }
+        }
     }
 
     /// Band by band (any band height) or whole: the same bytes.

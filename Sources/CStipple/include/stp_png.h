@@ -19,6 +19,9 @@ typedef struct stp_png_image {
 // line in err and, in *err_offset, the byte where the problem was found (-1: none).
 int stp_png_read_fd(int fd, long long file_size, int max_side, long long max_pixels,
                     stp_png_image *out, long long *err_offset, char *err, size_t errlen);
+// The same for a PNG held in memory (`count` bytes at `bytes`).
+int stp_png_read_memory(const void *bytes, size_t count, int max_side, long long max_pixels,
+                        stp_png_image *out, long long *err_offset, char *err, size_t errlen);
 void stp_png_free(stp_png_image *image);
 
 // Encodes 8-bit RGBA (rows top to bottom) into a malloc'd PNG in memory through libpng.

@@ -34,11 +34,31 @@ public enum PNGFile {
         let maxPixels: Int64 = Int64(Limits.maxPNGPixels)
         let errCount: Int = err.count
         let rc: Int32 = stp_png_read_fd(opened.fd, size, side, maxPixels, &decoded, &offset, &err, errCount)
+        return try taken(&decoded, rc: rc, offset: offset, err: err, file: path)
+    }
+
+    /// Decodes PNG bytes held in memory, with the checks `read(path:)` makes; errors name
+    /// `name` as the file.
+    package static func decode(_ bytes: [UInt8], name: String = "PNG data") throws -> Decoded {
+        var decoded = stp_png_image()
+        var err = [CChar](repeating: 0, count: 512)
+        var offset: Int64 = -1
+        let errCount: Int = err.count
+        let rc: Int32 = bytes.withUnsafeBytes {
+            stp_png_read_memory($0.baseAddress, $0.count, Int32(Limits.maxPNGSide), Int64(Limits.maxPNGPixels),
+                                &decoded, &offset, &err, errCount)
+        }
+        return try taken(&decoded, rc: rc, offset: offset, err: err, file: name)
+    }
+
+    /// The image the C reader decoded (freed here), or its error.
+    private static func taken(_ decoded: inout stp_png_image, rc: Int32, offset: Int64, err: [CChar],
+                              file: String) throws -> Decoded {
         guard rc == 0 else {
             let why = String(cBuffer: err)
             var location = InputLocation.file
             if offset >= 0 { location = .byte(Int(offset)) }
-            throw InputError(file: path, location: location, "not a readable PNG: \(why)")
+            throw InputError(file: file, location: location, "not a readable PNG: \(why)")
         }
         defer { stp_png_free(&decoded) }
         let count = Int(decoded.width) * Int(decoded.height) * 4
