@@ -63,42 +63,53 @@ package struct ServedTiles: Sendable, Equatable {
         return Image(width: side, height: side, pixels: pixels)
     }
 
-    /// Tile `key` (below the top zoom) from its children at the next zoom (`children[dy][dx]`,
-    /// nil past the level's edge), as the pyramid defines it: each 2 × 2 block of the level
-    /// below averaged, odd edges averaging what they have. Nil when a child the tile needs
-    /// is missing or not opaque: the mean is of premultiplied colour, which an opaque pixel's
+    /// Tile `key` (below the top zoom) from its children at the next zoom (`children[dy][dx]`),
+    /// as the pyramid defines it: each 2 × 2 block of the level below averaged, odd edges
+    /// averaging what they have. Each quadrant comes from its child alone (children are 256
+    /// wide, an even width), so a quadrant whose child is nil is `base`'s (the tile as it was,
+    /// where only some children changed). Nil when a quadrant inside the level has neither, or
+    /// its child is not opaque: the mean is of premultiplied colour, which an opaque pixel's
     /// straight colour is, and a translucent one's is not exactly.
-    package func parent(_ key: Key, children: [[Image?]]) -> Image? {
+    package func parent(_ key: Key, children: [[Image?]], over base: Image? = nil) -> Image? {
+        let side = ServedTiles.side
         let k = topZoom - key.z
         let below = View.levelSize(width, height, level: k - 1)
-        let x0 = key.x * 2 * ServedTiles.side, y0 = key.y * 2 * ServedTiles.side
-        let bw = min(2 * ServedTiles.side, below.width - x0), bh = min(2 * ServedTiles.side, below.height - y0)
+        let x0 = key.x * 2 * side, y0 = key.y * 2 * side
+        let bw = min(2 * side, below.width - x0), bh = min(2 * side, below.height - y0)
         guard bw > 0, bh > 0 else { return nil }
-        // The block of the level below, row by row.
-        var rows = [UInt8](repeating: 0, count: bw * bh * 4)
+        if let base, base.width != side || base.height != side { return nil }
+        var out = base?.pixels ?? [UInt8](repeating: 0, count: side * side * 4)
         for dy in 0..<2 {
             for dx in 0..<2 {
-                let cw = min(ServedTiles.side, bw - dx * ServedTiles.side), ch = min(ServedTiles.side, bh - dy * ServedTiles.side)
+                let cw = min(side, bw - dx * side), ch = min(side, bh - dy * side)
                 guard cw > 0, ch > 0 else { continue }
-                guard let child = children[dy][dx], child.width == ServedTiles.side else { return nil }
-                for r in 0..<ch {
-                    let src = r * ServedTiles.side * 4, dst = ((dy * ServedTiles.side + r) * bw + dx * ServedTiles.side) * 4
-                    if (0..<cw).contains(where: { child.pixels[src + $0 * 4 + 3] != 255 }) { return nil }
-                    rows.replaceSubrange(dst..<(dst + cw * 4), with: child.pixels[src..<(src + cw * 4)])
+                guard let child = children[dy][dx] else {
+                    if base == nil { return nil }
+                    continue
+                }
+                guard child.width == side, child.height == side, Self.opaque(child, width: cw, height: ch) else { return nil }
+                let half = (cw + 1) / 2
+                child.pixels.withUnsafeBytes { all in
+                    for r in stride(from: 0, to: ch, by: 2) {
+                        let top = UnsafeRawBufferPointer(rebasing: all[(r * side * 4)..<((r * side + cw) * 4)])
+                        let bottom = r + 1 < ch ? UnsafeRawBufferPointer(rebasing: all[((r + 1) * side * 4)..<(((r + 1) * side + cw) * 4)]) : nil
+                        let dst = ((dy * side + r) / 2 * side + dx * side / 2) * 4
+                        out.replaceSubrange(dst..<(dst + half * 4), with: HalvingRows.halve(top, bottom, width: cw))
+                    }
                 }
             }
         }
-        let half = (bw + 1) / 2
-        var out = [UInt8](repeating: 0, count: ServedTiles.side * ServedTiles.side * 4)
-        rows.withUnsafeBytes { all in
-            for r in stride(from: 0, to: bh, by: 2) {
-                let top = UnsafeRawBufferPointer(rebasing: all[(r * bw * 4)..<((r + 1) * bw * 4)])
-                let bottom = r + 1 < bh ? UnsafeRawBufferPointer(rebasing: all[((r + 1) * bw * 4)..<((r + 2) * bw * 4)]) : nil
-                let halved = HalvingRows.halve(top, bottom, width: bw)
-                let dst = (r / 2) * ServedTiles.side * 4
-                out.replaceSubrange(dst..<(dst + half * 4), with: halved)
+        return Image(width: side, height: side, pixels: out)
+    }
+
+    /// Every pixel of `image`'s top-left `width` × `height` is opaque.
+    private static func opaque(_ image: Image, width: Int, height: Int) -> Bool {
+        image.pixels.withUnsafeBufferPointer { p in
+            for r in 0..<height {
+                let row = r * image.width * 4
+                for x in 0..<width where p[row + x * 4 + 3] != 255 { return false }
             }
+            return true
         }
-        return Image(width: ServedTiles.side, height: ServedTiles.side, pixels: out)
     }
 }

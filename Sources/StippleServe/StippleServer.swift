@@ -171,7 +171,7 @@ public final class StippleServer: Sendable {
             let f = await self.tiles.statistics
             let (queued, running) = (await self.tiles.queued, await self.tiles.running)
             let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
-            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
+            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
                 + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"clients":\#(clients),"#
                 + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())}"#
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],

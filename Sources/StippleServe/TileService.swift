@@ -28,8 +28,9 @@ package actor TileService {
         package var previewsAtHand = 0
         /// Tiles read from the pyramid written in the background.
         package var fromPyramid = 0
-        /// Tiles below the top zoom made again from their children after a change.
-        package var fromChildren = 0
+        /// Tiles below the top zoom made again from their children after a change, and the
+        /// quadrants made (the others are kept from the tile as it was).
+        package var fromChildren = 0, quadrantsMade = 0
         package var pyramidReady = false
     }
 
@@ -67,20 +68,18 @@ package actor TileService {
     private var patching = false
     /// The drawing's whole pyramid, written in the background at the start as `render
     /// --pyramid --layout xyz` writes one (a fraction of the time tiles asked for one by one
-    /// take): once it is whole, an exact tile is a file read. A change removes the files of
-    /// the tiles it touches; those are drawn on demand again.
-    private let folder: String?
-    private var pyramidReady = false
-    private var changedWhileBuilding: [ServedDrawing.Box?] = []
+    /// take): once it is whole, an exact tile is a file read, kept up to date as the drawing
+    /// changes (`ServedPyramid`).
+    private var pyramid: ServedPyramid
     /// Changes to the drawing so far: work begun before one is not kept after it.
     private var changes = 0
 
     package init(drawing: ServedDrawing, renderer: Renderer, width: Int, height: Int, cacheBytes: Int, renders: Int,
                  folder: String? = nil) {
-        self.folder = folder
         self.drawing = drawing
         self.renderer = renderer
         tiles = ServedTiles(width: width, height: height)
+        pyramid = ServedPyramid(tiles: tiles, folder: folder)
         cacheLimit = cacheBytes
         slots = RenderSlots(count: renders)
         previewSlots = RenderSlots(count: renders)
@@ -90,113 +89,101 @@ package actor TileService {
     /// Draws the overview the previews are cut from (in the background; previews until then
     /// are drawn by the preview engine).
     package func start() {
-        let (drawing, renderer, view, folder) = (self.drawing, self.renderer, previews.overviewView, self.folder)
+        let (drawing, renderer, view, root) = (self.drawing, self.renderer, previews.overviewView, pyramid.root)
         // The overview first (a fraction of a second), so previews are at hand from then on;
         // then the pyramid.
         Task(executorPreference: TileWorkers.shared) {
             let (scene, frame, _) = await drawing.snapshot()
             if let image = try? await renderer.renderPreview(scene, frame: frame, view: view) { await self.setOverview(image) }
-            guard let folder else { return }
+            guard let root else { return }
             let (now, nowFrame, _) = await drawing.snapshot()
             // On a context and render thread of its own: the pyramid holds its renderer for
             // seconds at a time, and tiles asked for meanwhile must not wait behind it.
             let builder = (try? Renderer()) ?? renderer
-            let built = (try? await builder.writePyramid(now, frame: nowFrame, to: folder + "/pyramid",
+            let built = (try? await builder.writePyramid(now, frame: nowFrame, to: root,
                                                          options: PyramidOptions(layout: .xyz, overwrite: true))) != nil
             await self.pyramidBuilt(built)
         }
     }
 
     private func pyramidBuilt(_ built: Bool) {
-        pyramidFailed = !built
-        if built {
-            for box in changedWhileBuilding { removeFiles(box) }
-            changedWhileBuilding = []
-            pyramidReady = true
-        }
-        for w in pyramidWaiters.values { w.resume() }
-        pyramidWaiters = [:]
+        for waiter in pyramid.built(built) { waiter.resume() }
     }
 
     /// Waits until the pyramid is whole (or its writing failed), or `seconds` have passed:
     /// a tile is not kept waiting for the whole pyramid (tens of seconds for a large drawing).
     private func waitForPyramid(atMost seconds: Double) async {
-        guard !pyramidReady, !pyramidFailed, folder != nil else { return }
-        nextWaiter += 1
-        let id = nextWaiter
+        guard let id = pyramid.newWaiter() else { return }
         // Runs on this actor once the wait below has begun (the actor is busy until then).
         Task {
             try? await Task.sleep(for: .seconds(seconds))
-            self.pyramidWaiters.removeValue(forKey: id)?.resume()
+            self.pyramid.stopWaiting(id)?.resume()
         }
-        await withCheckedContinuation { pyramidWaiters[id] = $0 }
+        await withCheckedContinuation { pyramid.wait($0, id: id) }
     }
 
     /// How long a tile below the top zoom waits for the pyramid before it is drawn.
     static let pyramidPatience = 1.0
-    private var pyramidFailed = false
-    private var pyramidWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-    private var nextWaiter = 0
 
-    /// Keeps an exact tile drawn after the pyramid was written as one of its files (written
-    /// whole, then renamed), so the tiles above can be made from it.
-    private func keepFile(_ key: ServedTiles.Key, _ png: [UInt8]) {
-        guard pyramidReady, let path = file(key) else { return }
-        let dir = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let temp = path + ".part"
-        guard FileManager.default.createFile(atPath: temp, contents: Data(png)) else { return }
-        rename(temp, path)
-    }
-
-    /// Tile `key` from its children's exact pixels (`ServedTiles.parent`); nil when that
-    /// cannot be done exactly.
-    private nonisolated func fromChildren(_ key: ServedTiles.Key) async throws -> Image? {
+    /// Exact tile `key`, below the top zoom, made again once the pyramid is whole: from its
+    /// file and the children of the quadrants that changed (all four where it has no file),
+    /// then written as its file. Nil when the pyramid is not whole, or the tile cannot be
+    /// made from its children (a translucent drawing): it is drawn then.
+    private nonisolated func remade(_ key: ServedTiles.Key) async throws -> (png: [UInt8], image: Image?)? {
+        guard await pyramidReady else { return nil }
+        await beginRemake(key)
+        let remake = await takeChanged(key)
+        var made: UInt8 = 0
+        defer {
+            let unmade = remake.quadrants & ~made
+            Task { await self.endRemake(key, remake, unmade: unmade) }
+        }
+        if remake.base != nil, remake.quadrants == 0, let path = remake.path,
+           let data = FileManager.default.contents(atPath: path) {
+            return ([UInt8](data), nil)  // made meanwhile by the remake this one waited for
+        }
+        try Task.checkCancellation()
+        await markStarted(key)
+        let base = try remake.base.map { try PNGFile.read(path: $0).image }
         var children: [[Image?]] = [[nil, nil], [nil, nil]]
-        for dy in 0..<2 {
-            for dx in 0..<2 {
-                let child = ServedTiles.Key(z: key.z + 1, x: 2 * key.x + dx, y: 2 * key.y + dy, preview: false)
-                guard tiles.view(child) != nil else { continue }
-                // Claimed by no client: a view moving does not drop the work a parent waits on.
-                _ = try await answer(child, client: -1)
-                guard let path = await file(child), FileManager.default.fileExists(atPath: path) else { return nil }
-                children[dy][dx] = try PNGFile.read(path: path).image
-            }
+        for q in 0..<4 where remake.quadrants & (1 << q) != 0 {
+            let child = ServedPyramid.child(key, q)
+            guard tiles.view(child) != nil else { continue }
+            // Claimed by no client: a view moving does not drop the work a parent waits on.
+            let (png, _) = try await answer(child, client: -1)
+            children[q / 2][q % 2] = try PNGFile.decode(png, name: "tile \(child)").image
         }
-        return tiles.parent(key, children: children)
+        guard let image = tiles.parent(key, children: children, over: base) else { return nil }
+        let png = try image.pngData()
+        if let path = remake.path { ServedPyramid.write(png, to: path) }
+        made = remake.quadrants
+        await countFromChildren(quadrants: made.nonzeroBitCount)
+        return (png, image)
     }
 
-    private func file(_ key: ServedTiles.Key) -> String? {
-        guard pyramidReady, let folder else { return nil }
-        return "\(folder)/pyramid/\(key.z)/\(key.x)/\(key.y).png"
+    private var pyramidReady: Bool { pyramid.ready }
+    private func upToDate(_ key: ServedTiles.Key) -> [UInt8]? { pyramid.upToDate(key) }
+    private func beginRemake(_ key: ServedTiles.Key) async {
+        guard !pyramid.beginRemake(key) else { return }
+        await withCheckedContinuation { pyramid.queueRemake(key, $0) }
     }
-
-    /// Removes the pyramid's files of the tiles `box` touches (nil: all of them), at every zoom.
-    private func removeFiles(_ box: ServedDrawing.Box?) {
-        guard let folder else { return }
-        for z in 0...tiles.topZoom {
-            let span = ServedTiles.side << (tiles.topZoom - z)
-            let whole = ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height)
-            let b = box ?? whole
-            guard b.x1 > 0, b.y1 > 0, b.x0 < tiles.width, b.y0 < tiles.height else { return }
-            for y in max(0, b.y0 / span)...max(0, (min(b.y1, tiles.height) - 1) / span) {
-                for x in max(0, b.x0 / span)...max(0, (min(b.x1, tiles.width) - 1) / span) {
-                    unlink("\(folder)/pyramid/\(z)/\(x)/\(y).png")
-                }
-            }
-        }
+    private func takeChanged(_ key: ServedTiles.Key) -> ServedPyramid.Remake { pyramid.takeChanged(key) }
+    private func endRemake(_ key: ServedTiles.Key, _ remake: ServedPyramid.Remake, unmade: UInt8) {
+        pyramid.endRemake(key, remake, unmade: unmade)?.resume()
     }
 
     private func setOverview(_ image: Image) { previews.setOverview(image) }
 
-    private var pyramidIsReady: Bool { pyramidReady }
-    private func countFromChildren() { figures.fromChildren += 1 }
+    private func countFromChildren(quadrants: Int) {
+        figures.fromChildren += 1
+        figures.quadrantsMade += quadrants
+    }
 
     package var statistics: Figures {
         var f = figures
         f.cacheBytes = cacheBytes
         f.cacheTiles = cache.count
-        f.pyramidReady = pyramidReady
+        f.pyramidReady = pyramid.ready
         return f
     }
 
@@ -215,10 +202,10 @@ package actor TileService {
     package func answer(_ key: ServedTiles.Key, client: Int) async throws -> (png: [UInt8], exact: Bool) {
         guard tiles.view(key) != nil else { throw ServeError("no such tile \(key)") }
         let exactKey = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
-        if let path = file(exactKey), let data = FileManager.default.contents(atPath: path) {
+        if let png = pyramid.upToDate(exactKey) {
             // The pyramid's tile: the exact pixels, for a preview too.
             figures.fromPyramid += 1
-            return ([UInt8](data), true)
+            return (png, true)
         }
         // The exact tile when it is cached, for a preview too; else the tile as asked.
         for k in key.preview ? [exactKey, key] : [key] {
@@ -244,21 +231,15 @@ package actor TileService {
             figures.coalesced += 1
         } else {
             let slots = key.preview ? previewSlots : self.slots
-            let below = !key.preview && key.z < tiles.topZoom && folder != nil
+            let below = !key.preview && key.z < tiles.topZoom && pyramid.folder != nil
             job = Job(task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
                 if below {
                     // Below the top zoom, an exact tile comes from the pyramid: once it is
-                    // whole, as its file, or made from its children where a change removed it.
-                    // While it is being written, a tile waits a moment for it, then is drawn.
+                    // whole, as its file, made again where the drawing changed. While it is
+                    // being written, a tile waits a moment for it, then is drawn.
                     await self.waitForPyramid(atMost: TileService.pyramidPatience)
-                    if let path = await self.file(key), let data = FileManager.default.contents(atPath: path) {
-                        return ([UInt8](data), nil)
-                    }
-                    if await self.pyramidIsReady, let image = try await self.fromChildren(key) {
-                        await self.markStarted(key)
-                        await self.countFromChildren()
-                        return (try image.pngData(), image)
-                    }
+                    if let png = await self.upToDate(key) { return (png, nil) }
+                    if let made = try await self.remade(key) { return made }
                 }
                 try await slots.acquire()
                 defer { Task { await slots.release() } }
@@ -313,7 +294,7 @@ package actor TileService {
             cacheBytes -= cache.removeValue(forKey: key)!.bytes.count
         }
         previews.forget { key in box.map { tiles.box(key).intersects($0) } ?? true }
-        if pyramidReady { removeFiles(box) } else { changedWhileBuilding.append(box) }
+        pyramid.changed(box)
         let whole = ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height)
         staleOverview = staleOverview.map { $0.union(box ?? whole) } ?? (box ?? whole)
         patchOverview()
@@ -380,7 +361,9 @@ package actor TileService {
                 store(key, bytes)
                 if let image {
                     previews.keep(key, image)
-                    keepFile(key, bytes)
+                    // Kept as the pyramid's file, so the tiles above can be made from it (a
+                    // tile below the top zoom wrote its own).
+                    if key.z == tiles.topZoom, let path = pyramid.file(key) { ServedPyramid.write(bytes, to: path) }
                 }
             }
         }

@@ -1,0 +1,126 @@
+import Foundation
+import XCTest
+@testable import Stipple
+@testable import StippleServe
+
+/// The served pyramid kept up to date as the drawing changes: a tile below the top zoom is
+/// made again from its old pixels and the children of the quadrants that changed, and every
+/// tile, however the changes and requests interleave, ends as the view's own pixels.
+final class ServedPyramidTests: XCTestCase {
+    private struct Fixture {
+        let tiles: TileService
+        let drawing: ServedDrawing
+        let renderer: Renderer
+        let layout: ServedTiles
+    }
+
+    /// A 2048 × 1280 drawing on an opaque background (top zoom 3), its pyramid written.
+    private func fixture(_ name: String) async throws -> Fixture {
+        let dir = try TestSupport.temporaryDirectory(self, name)
+        let path = dir.appendingPathComponent("d.json").path
+        let strokes = (0..<30).map { i in
+            ##"{ "brush": "b", "radius": 5, "color": "#20408080", "points": [{ "x": \##(i * 97 % 2000), "y": \##(i * 53 % 1200), "t": 0 }, { "x": \##((i * 97 + 300) % 2000), "y": \##((i * 53 + 200) % 1200), "t": 0.3 }] }"##
+        }
+        try ##"{ "canvas": { "width": 2048, "height": 1280, "background": "#f4f0e8" }, "brushes": { "b": { "builtin": "soft-round", "size": 32 } }, "draw": [\##(strokes.joined(separator: ","))] }"##
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let drawing = try ServedDrawing(script: try Script.load(path: path), journal: nil)
+        let renderer = try Renderer()
+        let tiles = TileService(drawing: drawing, renderer: renderer, width: 2048, height: 1280, cacheBytes: 64 << 20,
+                                renders: 2, folder: dir.path)
+        await tiles.start()
+        for _ in 0..<600 where !(await tiles.statistics.pyramidReady) { try await Task.sleep(for: .milliseconds(50)) }
+        let ready = await tiles.statistics.pyramidReady
+        XCTAssertTrue(ready, "the pyramid is written")
+        return Fixture(tiles: tiles, drawing: drawing, renderer: renderer, layout: ServedTiles(width: 2048, height: 1280))
+    }
+
+    /// Draws a short stroke from (x, y) and tells the tiles.
+    private static func stroke(_ f: Fixture, _ id: Int, x: Int, y: Int, dx: Int = 30, dy: Int = 10) async throws {
+        var s = await f.drawing.beginStroke()
+        try f.drawing.check(Array(##"{"t": \##(Double(id)), "stroke": \##(id), "x": \##(x), "y": \##(y), "brush": "b", "radius": 6, "color": "#c02020"}"##.utf8), into: &s)
+        try f.drawing.check(Array(#"{"t": \#(Double(id) + 0.1), "stroke": \#(id), "x": \#(x + dx), "y": \#(y + dy)}"#.utf8), into: &s)
+        let change = try await f.drawing.commit(s)
+        await f.tiles.invalidate(change.box)
+    }
+
+    /// The tile as the view draws it now.
+    private func expected(_ f: Fixture, _ key: ServedTiles.Key) async throws -> [UInt8] {
+        let (scene, frame, _) = await f.drawing.snapshot()
+        return ServedTiles.padded(try await f.renderer.render(scene, frame: frame, view: f.layout.view(key)!)).pixels
+    }
+
+    private static func same(_ got: [UInt8], _ want: [UInt8], _ what: String, line: UInt = #line) {
+        let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        XCTAssert(got == want, "\(what): \(got.count) bytes against \(want.count), first differing at \(first.map(String.init) ?? "the end")",
+                  line: line)
+    }
+
+    private func served(_ f: Fixture, _ key: ServedTiles.Key) async throws -> [UInt8] {
+        try PNGFile.decode(try await f.tiles.tile(key, client: 1)).image.pixels
+    }
+
+    func testAChangeMakesAgainOneQuadrantAZoom() async throws {
+        let f = try await fixture("pyramid-quadrants")
+        // Inside top-zoom tile (1, 1): one quadrant of each tile above it.
+        try await Self.stroke(f, 1, x: 300, y: 300)
+        let before = await f.tiles.statistics
+        for z in 0...3 {
+            let key = ServedTiles.Key(z: z, x: z == 3 ? 1 : 0, y: z == 3 ? 1 : 0, preview: false)
+            let got = try await served(f, key)
+            let want = try await expected(f, key)
+            Self.same(got, want, "tile \(key) after the change")
+        }
+        let after = await f.tiles.statistics
+        XCTAssertEqual(after.rendered - before.rendered, 4, "the changed top tile drawn, zooms 0 to 2 made: \(after)")
+        XCTAssertEqual(after.fromChildren - before.fromChildren, 3, "\(after)")
+        XCTAssertEqual(after.quadrantsMade - before.quadrantsMade, 3, "one quadrant a zoom, the others kept: \(after)")
+        // Asked again, each is the pyramid's file.
+        let read = await f.tiles.statistics.fromPyramid
+        _ = try await served(f, ServedTiles.Key(z: 0, x: 0, y: 0, preview: false))
+        let readAgain = await f.tiles.statistics.fromPyramid
+        XCTAssertEqual(readAgain, read + 1)
+
+        // A stroke across four top tiles' corner: every quadrant of their parent.
+        try await Self.stroke(f, 2, x: 240, y: 240, dx: 30, dy: 30)
+        let key = ServedTiles.Key(z: 2, x: 0, y: 0, preview: false)
+        let got = try await served(f, key)
+        let want = try await expected(f, key)
+        Self.same(got, want, "tile \(key) after the second change")
+        let last = await f.tiles.statistics
+        XCTAssertEqual(last.quadrantsMade - after.quadrantsMade, 4, "\(last)")
+    }
+
+    /// Changes and requests interleaved at random (requests at every zoom while strokes land),
+    /// then every tile asked for once more: each must be the view's own pixels.
+    func testTilesMatchTheirViewsHoweverChangesAndRequestsInterleave() async throws {
+        let f = try await fixture("pyramid-interleaved")
+        var rng = SplitMix64(seed: 44)
+        let keys = (0...3).flatMap { z in
+            let n = 1 << z
+            return (0..<n).flatMap { x in (0..<n).map { y in ServedTiles.Key(z: z, x: x, y: y, preview: false) } }
+        }.filter { f.layout.view($0) != nil }
+        // Half the requests at zooms 0 and 1, so that remakes of one tile overlap.
+        let low = keys.filter { $0.z <= 1 }
+        for round in 0..<6 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<16 {
+                    let pool = rng.next() % 2 == 0 ? low : keys
+                    let key = pool[Int(rng.next() % UInt64(pool.count))]
+                    group.addTask { _ = try await f.tiles.tile(key, client: 1) }
+                    guard i % 2 == 0 else { continue }
+                    let (x, y) = (Int(rng.next() % 2000), Int(rng.next() % 1240))
+                    group.addTask { try await Self.stroke(f, 10 * round + i + 1, x: x, y: y) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        // Every tile made from children, and some of the top zoom's (drawn whole, as ever).
+        for key in keys where key.z < 3 || rng.next() % 5 == 0 {
+            let got = try await served(f, key)
+            let want = try await expected(f, key)
+            Self.same(got, want, "tile \(key)")
+        }
+        let made = await f.tiles.statistics
+        XCTAssertGreaterThan(made.fromChildren, 0, "\(made)")
+    }
+}
