@@ -101,18 +101,20 @@ final class ServeLoad: @unchecked Sendable {
                 let reader = DispatchGroup()
                 thread(reader) { [self] in drain(ws, until: deadline) }
                 let http = LoopbackHTTP(port: port)
+                var seq = 0
                 while now() < deadline {
+                    seq += 1
                     let z = max(0, topZoom - Int(rng.next() % 4))
                     let level = (side + (1 << (topZoom - z)) - 1) >> (topZoom - z)
                     let count = max(1, (level + tiles - 1) / tiles)
                     let x0 = Int(rng.next() % UInt64(max(1, count - 3))), y0 = Int(rng.next() % UInt64(max(1, count - 2)))
                     let xs = x0...min(count - 1, x0 + 3), ys = y0...min(count - 1, y0 + 2)
-                    try? ws.send(#"{"view":{"z":\#(z),"x0":\#(xs.lowerBound),"x1":\#(xs.upperBound),"y0":\#(ys.lowerBound),"y1":\#(ys.upperBound)}}"#)
+                    try? ws.send(#"{"view":{"seq":\#(seq),"z":\#(z),"x0":\#(xs.lowerBound),"x1":\#(xs.upperBound),"y0":\#(ys.lowerBound),"y1":\#(ys.upperBound)}}"#)
                     for pass in ["&preview=1", ""] {
                         for y in ys { for x in xs {
                             guard now() < deadline else { break }
                             let t0 = now()
-                            let path = "/tiles/\(z)/\(x)/\(y).png?c=\(client)\(pass)"
+                            let path = "/tiles/\(z)/\(x)/\(y).png?c=\(client)&w=\(seq)\(pass)"
                             var answer: (status: Int, headers: [String: String], body: [UInt8])?, failure = ""
                             do { answer = try http.get(path) } catch { failure = "\(error)" }
                             let dt = now() - t0

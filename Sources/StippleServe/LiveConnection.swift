@@ -29,7 +29,7 @@ struct LiveConnection {
             guard let v = ServeMessages.view(view) else {
                 return await refuse("a view is {\"z\": Z, \"x0\": X0, \"x1\": X1, \"y0\": Y0, \"y1\": Y1}")
             }
-            await server.tiles.viewChanged(client: client, z: v.z, xs: v.xs, ys: v.ys)
+            await server.tiles.viewChanged(client: client, z: v.z, xs: v.xs, ys: v.ys, seq: v.seq)
             return
         }
         guard canDraw else { return await refuse("drawing needs the token serve printed") }
@@ -84,7 +84,7 @@ enum ServeMessages {
         return #"{"changed":{"version":\#(change.version),"box":\#(box)}}"#
     }
 
-    static func view(_ v: JSONValue) -> (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>)? {
+    static func view(_ v: JSONValue) -> (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>, seq: Int?)? {
         guard case let .object(members) = v.kind else { return nil }
         func int(_ k: String) -> Int? {
             guard let m = members.first(where: { $0.key == k }), case let .number(n, _) = m.value.kind else { return nil }
@@ -92,7 +92,7 @@ enum ServeMessages {
         }
         guard let z = int("z"), let x0 = int("x0"), let x1 = int("x1"), let y0 = int("y0"), let y1 = int("y1"),
               x0 <= x1, y0 <= y1 else { return nil }
-        return (z, x0...x1, y0...y1)
+        return (z, x0...x1, y0...y1, int("seq"))
     }
 }
 

@@ -87,7 +87,7 @@ enum ServePage {
     // A tile: its preview, then its exact pixels, swapped in once they have arrived.
     function load(img, c, done) {
       const key = c.z + '/' + c.x + '/' + c.y, v = tileVersion.get(key) || 0;
-      const url = '/tiles/' + key + '.png?c=' + client + '&v=' + v + q;
+      const url = '/tiles/' + key + '.png?c=' + client + '&v=' + v + '&w=' + viewSeq + q;
       loading++; count();
       let finished = false;
       const finish = () => { if (!finished) { finished = true; loading--; count(); } };
@@ -103,11 +103,15 @@ enum ServePage {
       img.src = url + '&preview=1';
     }
 
+    // Views are numbered, and tiles say which view they were asked for in: a view message
+    // that arrives after tiles of a later view does not drop them.
+    let viewSeq = 0;
     function sendView() {
       if (!socket || socket.readyState !== 1) return;
+      viewSeq++;
       const z = Math.round(map.getZoom()), pb = map.getPixelBounds(), t = info.tileSize;
       const nz = Math.min(Math.max(z, 0), info.topZoom), f = Math.pow(2, nz - z);
-      socket.send(JSON.stringify({ view: { z: nz, x0: Math.max(0, Math.floor(pb.min.x * f / t)), x1: Math.floor(pb.max.x * f / t),
+      socket.send(JSON.stringify({ view: { seq: viewSeq, z: nz, x0: Math.max(0, Math.floor(pb.min.x * f / t)), x1: Math.floor(pb.max.x * f / t),
                                           y0: Math.max(0, Math.floor(pb.min.y * f / t)), y1: Math.floor(pb.max.y * f / t) } }));
     }
 

@@ -186,12 +186,15 @@ public final class StippleServer: Sendable {
             let key = ServedTiles.Key(z: z, x: x, y: y, preview: request.uri.queryParameters["preview"] == "1")
             guard self.tiles.tiles.view(key) != nil else { return ServeSecurity.refused(.notFound, "no tile \(z)/\(x)/\(y) in this drawing") }
             let client = request.uri.queryParameters["c"].flatMap { Int($0) } ?? 0
+            // The number of the client's view it was asked for in (a view message older than
+            // that, arriving late on the socket, does not end its claim).
+            let seq = request.uri.queryParameters["w"].flatMap { Int($0) }
             // The connection closing (the browser dropped the tile) ends this request's claim.
             let tiles = self.tiles
             let watch = ClientGone.whenGone(context.channel) { Task { await tiles.abandon(key, client: client) } }
             defer { watch.end() }
             do {
-                let (png, exact) = try await tiles.answer(key, client: client)
+                let (png, exact) = try await tiles.answer(key, client: client, seq: seq)
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache",
                                                        HTTPField.Name("X-Stipple-Tile")!: exact ? "exact" : "preview"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: png)))

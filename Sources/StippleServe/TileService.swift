@@ -42,9 +42,16 @@ package actor TileService {
 
     private struct Claims {
         let job: Job
+        /// The job's number; `-1 - token` is the client its own requests (a tile's children)
+        /// are claimed as, so that they end when it ends.
+        let token: Int
         var clients: [Int: Int] = [:]
+        /// Began reading the drawing (a tile made from its children: began asking for them).
+        var began = false
+        /// Past the point where it can be dropped.
         var started = false
         var count: Int { clients.values.reduce(0, +) }
+        var claimant: Int { -1 - token }
     }
 
     package let tiles: ServedTiles
@@ -61,6 +68,8 @@ package actor TileService {
     private var jobs: [ServedTiles.Key: Claims] = [:]
     /// Each client's latest view: a zoom and the tile columns and rows it shows.
     private var views: [Int: (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>)] = [:]
+    /// The number of each client's latest view, from its view messages and tile requests.
+    private var viewSeq: [Int: Int] = [:]
     private var figures = Figures()
     private var previews: TilePreviews
     /// The overview's pixels to draw again (canvas pixels), and whether that is under way.
@@ -129,7 +138,7 @@ package actor TileService {
     /// file and the children of the quadrants that changed (all four where it has no file),
     /// then written as its file. Nil when the pyramid is not whole, or the tile cannot be
     /// made from its children (a translucent drawing): it is drawn then.
-    private nonisolated func remade(_ key: ServedTiles.Key) async throws -> (png: [UInt8], image: Image?)? {
+    private nonisolated func remade(_ key: ServedTiles.Key, token: Int) async throws -> (png: [UInt8], image: Image?)? {
         guard await pyramidReady else { return nil }
         await beginRemake(key)
         let remake = await takeChanged(key)
@@ -143,16 +152,30 @@ package actor TileService {
             return ([UInt8](data), nil)  // made meanwhile by the remake this one waited for
         }
         try Task.checkCancellation()
-        await markStarted(key)
+        await markBegan(key, token: token)
         let base = try remake.base.map { try PNGFile.read(path: $0).image }
+        // The changed children at once, so that their own remakes and renders wait in line
+        // side by side rather than one after another. They are claimed by this job: when its
+        // last claim ends before it is made, theirs end too (renders nobody waits for stop).
         var children: [[Image?]] = [[nil, nil], [nil, nil]]
-        for q in 0..<4 where remake.quadrants & (1 << q) != 0 {
-            let child = ServedPyramid.child(key, q)
-            guard tiles.view(child) != nil else { continue }
-            // Claimed by no client: a view moving does not drop the work a parent waits on.
-            let (png, _) = try await answer(child, client: -1)
-            children[q / 2][q % 2] = try PNGFile.decode(png, name: "tile \(child)").image
+        let claimant = -1 - token
+        try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: (Int, Image).self) { group in
+                for q in 0..<4 where remake.quadrants & (1 << q) != 0 {
+                    let child = ServedPyramid.child(key, q)
+                    guard tiles.view(child) != nil else { continue }
+                    group.addTask {
+                        let (png, _) = try await self.answer(child, client: claimant)
+                        return (q, try PNGFile.decode(png, name: "tile \(child)").image)
+                    }
+                }
+                for try await (q, image) in group { children[q / 2][q % 2] = image }
+            }
+        } onCancel: {
+            Task { await self.clientLeft(claimant) }
         }
+        await markStarted(key, token: token)
+        try Task.checkCancellation()
         guard let image = tiles.parent(key, children: children, over: base) else { return nil }
         let png = try image.pngData()
         if let path = remake.path { ServedPyramid.write(png, to: path) }
@@ -199,8 +222,9 @@ package actor TileService {
 
     /// The tile's PNG, and whether it holds the exact pixels (a preview request may be
     /// answered with them when they are at hand).
-    package func answer(_ key: ServedTiles.Key, client: Int) async throws -> (png: [UInt8], exact: Bool) {
+    package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil) async throws -> (png: [UInt8], exact: Bool) {
         guard tiles.view(key) != nil else { throw ServeError("no such tile \(key)") }
+        if let seq, seq > viewSeq[client, default: 0] { viewSeq[client] = seq }
         let exactKey = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
         if let png = pyramid.upToDate(exactKey) {
             // The pyramid's tile: the exact pixels, for a preview too.
@@ -232,6 +256,8 @@ package actor TileService {
         } else {
             let slots = key.preview ? previewSlots : self.slots
             let below = !key.preview && key.z < tiles.topZoom && pyramid.folder != nil
+            nextToken += 1
+            let token = nextToken
             job = Job(task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
                 if below {
                     // Below the top zoom, an exact tile comes from the pyramid: once it is
@@ -239,11 +265,11 @@ package actor TileService {
                     // being written, a tile waits a moment for it, then is drawn.
                     await self.waitForPyramid(atMost: TileService.pyramidPatience)
                     if let png = await self.upToDate(key) { return (png, nil) }
-                    if let made = try await self.remade(key) { return made }
+                    if let made = try await self.remade(key, token: token) { return made }
                 }
                 try await slots.acquire()
                 defer { Task { await slots.release() } }
-                await self.markStarted(key)
+                await self.markStarted(key, token: token)
                 // Its last claim may have ended between the slot and the mark (both on the
                 // actor: a job cancelled there is never marked started): no render then.
                 try Task.checkCancellation()
@@ -254,7 +280,7 @@ package actor TileService {
                     : try await renderer.render(scene, frame: frame, view: view))
                 return (try image.pngData(), key.preview ? nil : image)
             })
-            jobs[key] = Claims(job: job, clients: [client: 1])
+            jobs[key] = Claims(job: job, token: token, clients: [client: 1])
         }
         do {
             let (bytes, image) = try await job.task.value
@@ -273,7 +299,13 @@ package actor TileService {
 
     /// `client` now shows zoom `z`, tile columns `xs` and rows `ys`: its claims on tiles
     /// outside that (at any zoom) end.
-    package func viewChanged(client: Int, z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>) {
+    /// A view numbered (`seq`) older than one the client has asked for tiles in already came
+    /// late (views and tiles travel on different connections): it changes nothing.
+    package func viewChanged(client: Int, z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>, seq: Int? = nil) {
+        if let seq {
+            guard seq >= viewSeq[client, default: 0] else { return }
+            viewSeq[client] = seq
+        }
         views[client] = (z, xs, ys)
         for key in jobs.keys where !(key.z == z && xs.contains(key.x) && ys.contains(key.y)) {
             release(key, client: client, all: true)
@@ -283,7 +315,8 @@ package actor TileService {
     /// `client` has gone: all its claims end.
     package func clientLeft(_ client: Int) {
         views[client] = nil
-        for key in jobs.keys { release(key, client: client, all: true) }
+        viewSeq[client] = nil
+        for key in Set(jobs.keys).union(orphans.values.map(\.key)) { release(key, client: client, all: true) }
     }
 
     /// The drawing changed over `box` (nil: everywhere): cached tiles there go, and jobs
@@ -298,9 +331,11 @@ package actor TileService {
         let whole = ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height)
         staleOverview = staleOverview.map { $0.union(box ?? whole) } ?? (box ?? whole)
         patchOverview()
-        for (key, claims) in jobs where claims.started && (box.map({ tiles.box(key).intersects($0) }) ?? true) {
+        for (key, claims) in jobs where (claims.started || claims.began) && (box.map({ tiles.box(key).intersects($0) }) ?? true) {
             jobs[key] = nil
             stale.insert(ObjectIdentifier(claims.job))
+            // One still gathering what it is made from can still be dropped by its claims.
+            if !claims.started { orphans[claims.token] = (key, claims) }
         }
     }
 
@@ -336,24 +371,52 @@ package actor TileService {
     /// Jobs drawn from a drawing that has changed under them since: not cached.
     private var stale: Set<ObjectIdentifier> = []
 
-    private func markStarted(_ key: ServedTiles.Key) {
-        jobs[key]?.started = true
+    /// Jobs a change took out of `jobs` (new requests start afresh) before they started:
+    /// their claims can still end, and drop them.
+    private var orphans: [Int: (key: ServedTiles.Key, claims: Claims)] = [:]
+    private var nextToken = 0
+
+    private func markBegan(_ key: ServedTiles.Key, token: Int) {
+        if jobs[key]?.token == token { jobs[key]?.began = true }
+    }
+
+    private func markStarted(_ key: ServedTiles.Key, token: Int) {
+        if jobs[key]?.token == token { jobs[key]?.started = true }
+        orphans[token] = nil  // started: its waiters (if any) get it
     }
 
     private func release(_ key: ServedTiles.Key, client: Int, all: Bool) {
-        guard var claims = jobs[key], let n = claims.clients[client] else { return }
-        claims.clients[client] = all || n <= 1 ? nil : n - 1
-        if claims.count == 0 && !claims.started {
-            jobs[key] = nil
-            claims.job.task.cancel()
-            figures.cancelled += 1
-        } else {
-            jobs[key] = claims
+        if var claims = jobs[key], let n = claims.clients[client] {
+            claims.clients[client] = all || n <= 1 ? nil : n - 1
+            if claims.count == 0 && !claims.started {
+                jobs[key] = nil
+                drop(claims)
+            } else {
+                jobs[key] = claims
+            }
         }
+        for (token, orphan) in orphans where orphan.key == key {
+            guard var claims = orphans[token]?.claims, let n = claims.clients[client] else { continue }
+            claims.clients[client] = all || n <= 1 ? nil : n - 1
+            if claims.count == 0 {
+                orphans[token] = nil
+                drop(claims)
+            } else {
+                orphans[token]?.claims = claims
+            }
+        }
+    }
+
+    /// Cancels a job nobody waits for, and ends its own claims (its children's renders).
+    private func drop(_ claims: Claims) {
+        claims.job.task.cancel()
+        figures.cancelled += 1
+        clientLeft(claims.claimant)
     }
 
     private func finished(_ key: ServedTiles.Key, job: Job, bytes: [UInt8]?, image: Image?) {
         let id = ObjectIdentifier(job)
+        for (token, orphan) in orphans where orphan.claims.job === job { orphans[token] = nil }
         if let claims = jobs[key], claims.job === job {
             jobs[key] = nil
             if let bytes, !stale.contains(id) {

@@ -15,7 +15,7 @@ final class ServedPyramidTests: XCTestCase {
     }
 
     /// A 2048 × 1280 drawing on an opaque background (top zoom 3), its pyramid written.
-    private func fixture(_ name: String) async throws -> Fixture {
+    private func fixture(_ name: String, renders: Int = 2) async throws -> Fixture {
         let dir = try TestSupport.temporaryDirectory(self, name)
         let path = dir.appendingPathComponent("d.json").path
         let strokes = (0..<30).map { i in
@@ -26,7 +26,7 @@ final class ServedPyramidTests: XCTestCase {
         let drawing = try ServedDrawing(script: try Script.load(path: path), journal: nil)
         let renderer = try Renderer()
         let tiles = TileService(drawing: drawing, renderer: renderer, width: 2048, height: 1280, cacheBytes: 64 << 20,
-                                renders: 2, folder: dir.path)
+                                renders: renders, folder: dir.path)
         await tiles.start()
         for _ in 0..<600 where !(await tiles.statistics.pyramidReady) { try await Task.sleep(for: .milliseconds(50)) }
         let ready = await tiles.statistics.pyramidReady
@@ -88,6 +88,34 @@ final class ServedPyramidTests: XCTestCase {
         Self.same(got, want, "tile \(key) after the second change")
         let last = await f.tiles.statistics
         XCTAssertEqual(last.quadrantsMade - after.quadrantsMade, 4, "\(last)")
+    }
+
+    /// A tile being made again from its children, whose last viewer moves away before it is
+    /// made: it is dropped, and so are its children's renders not yet begun; the quadrants it
+    /// took stay marked, so the tile is right when asked for again.
+    func testATileNobodyWaitsForDropsItsChildrensRenders() async throws {
+        let f = try await fixture("pyramid-dropped", renders: 1)
+        // Across the corners of four top tiles under each of the tiles above (zooms 0 to 2).
+        for (i, (x, y)) in [(240, 240), (752, 240), (240, 752), (752, 752)].enumerated() {
+            try await Self.stroke(f, i + 1, x: x, y: y, dx: 30, dy: 30)
+        }
+        let before = await f.tiles.statistics
+        let top = ServedTiles.Key(z: 0, x: 0, y: 0, preview: false)
+        let asked = Task { try await f.tiles.tile(top, client: 1) }
+        try await Task.sleep(for: .milliseconds(100))
+        await f.tiles.viewChanged(client: 1, z: 3, xs: 7...7, ys: 4...4)
+        do {
+            _ = try await asked.value
+            XCTFail("the tile was made though nobody waited for it")
+        } catch is CancellationError {}
+        // Renders already running finish; none begins after.
+        for _ in 0..<100 where await f.tiles.running > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        let after = await f.tiles.statistics
+        XCTAssertGreaterThan(after.cancelled - before.cancelled, 4, "\(after)")
+        XCTAssertLessThan(after.rendered - before.rendered, 16, "16 top tiles changed: \(after)")
+        let got = try await served(f, top)
+        let want = try await expected(f, top)
+        Self.same(got, want, "the tile asked for again")
     }
 
     /// Changes and requests interleaved at random (requests at every zoom while strokes land),

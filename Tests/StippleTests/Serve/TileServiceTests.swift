@@ -54,6 +54,34 @@ final class TileServiceTests: XCTestCase {
         XCTAssertLessThanOrEqual(f.rendered, 5, "\(f)")
     }
 
+    /// Views and tiles travel on different connections: a view message older than the view
+    /// a tile was asked for in (it came late) drops nothing; the next view does.
+    func testALateViewMessageDropsNothing() async throws {
+        let (tiles, _) = try await service(renders: 1, dir: try TestSupport.temporaryDirectory(self, "tiles-late-view"))
+        func ask(seq: Int, from x0: Int) -> Task<Int, Never> {
+            let asked = (0..<12).map { ServedTiles.Key(z: 3, x: x0 + $0 % 4, y: $0 / 4, preview: false) }
+            return Task {
+                await withTaskGroup(of: Bool.self) { group in
+                    for key in asked { group.addTask { (try? await tiles.answer(key, client: 1, seq: seq)) != nil } }
+                    return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+                }
+            }
+        }
+        let first = ask(seq: 2, from: 0)
+        try await Task.sleep(for: .milliseconds(50))
+        await tiles.viewChanged(client: 1, z: 0, xs: 0...0, ys: 0...0, seq: 1)
+        let served = await first.value
+        XCTAssertEqual(served, 12, "view 1 came after tiles of view 2 were asked for")
+        let before = await tiles.statistics.cancelled
+        let second = ask(seq: 3, from: 4)
+        try await Task.sleep(for: .milliseconds(50))
+        await tiles.viewChanged(client: 1, z: 0, xs: 0...0, ys: 0...0, seq: 4)
+        let servedNow = await second.value
+        let cancelled = await tiles.statistics.cancelled - before
+        XCTAssertLessThan(servedNow, 12)
+        XCTAssertGreaterThan(cancelled, 0)
+    }
+
     func testPreviewsComeFromPixelsAtHand() async throws {
         let (tiles, _) = try await service(renders: 2, dir: try TestSupport.temporaryDirectory(self, "tiles-previews"))
         // Before anything is drawn: the preview engine.
