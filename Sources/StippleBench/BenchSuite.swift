@@ -4,14 +4,21 @@ import Foundation
 /// The scenarios of `stipple bench`, measured in one run so that every comparison is a
 /// ratio of numbers taken side by side on the same machine, driver and load.
 package struct BenchSuite: Sendable {
-    package var config: BenchConfig
+    package var config: BenchConfig { didSet { brush = Self.brush(config) } }
+    /// The brush every workload draws with: one value, shared by every batch, as a script's
+    /// brush table gives its entries (a brush made again for each batch would be a copy whose
+    /// every byte the renderer compares when it looks up the batch's texture).
+    private(set) var brush: Brush
     /// Called with a line of progress for people ("stamps: stipple points…").
     package var log: @Sendable (String) -> Void
 
     package init(config: BenchConfig, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.config = config
         self.log = log
+        brush = Self.brush(config)
     }
+
+    private static func brush(_ config: BenchConfig) -> Brush { .builtin(.softRound, size: config.brushSize) }
 
     package func run() async throws -> BenchReport {
         let renderer = try Renderer(platform: EGLPlatform.fromEnvironment(ProcessInfo.processInfo.environment))
@@ -46,7 +53,6 @@ package struct BenchSuite: Sendable {
 
     // MARK: workloads
 
-    var brush: Brush { .builtin(.softRound, size: config.brushSize) }
     var canvas: Canvas { Canvas(width: config.width, height: config.height) }
 
     /// N random stamps of radius r over the canvas, age 0, seeded.
