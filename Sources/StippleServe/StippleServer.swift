@@ -191,10 +191,13 @@ public final class StippleServer: Sendable {
             let seq = request.uri.queryParameters["w"].flatMap { Int($0) }
             // The connection closing (the browser dropped the tile) ends this request's claim.
             let tiles = self.tiles
-            let watch = ClientGone.whenGone(context.channel) { Task { await tiles.abandon(key, client: client) } }
+            // One client may ask for a tile again on another connection before the first is
+            // seen to close: the request's own number says which claim the close ends.
+            let request = Int.random(in: 1...Int.max)
+            let watch = ClientGone.whenGone(context.channel) { Task { await tiles.abandon(key, client: client, request: request) } }
             defer { watch.end() }
             do {
-                let (png, exact) = try await tiles.answer(key, client: client, seq: seq)
+                let (png, exact) = try await tiles.answer(key, client: client, seq: seq, request: request)
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache",
                                                        HTTPField.Name("X-Stipple-Tile")!: exact ? "exact" : "preview"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: png)))

@@ -222,7 +222,8 @@ package actor TileService {
 
     /// The tile's PNG, and whether it holds the exact pixels (a preview request may be
     /// answered with them when they are at hand).
-    package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil) async throws -> (png: [UInt8], exact: Bool) {
+    package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil, request: Int? = nil) async throws
+        -> (png: [UInt8], exact: Bool) {
         guard tiles.view(key) != nil else { throw ServeError("no such tile \(key)") }
         if let seq, seq > viewSeq[client, default: 0] { viewSeq[client] = seq }
         let exactKey = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
@@ -253,6 +254,7 @@ package actor TileService {
             jobs[key] = claims
             job = claims.job
             figures.coalesced += 1
+            if let request { joined[request] = claims.token }
         } else {
             let slots = key.preview ? previewSlots : self.slots
             let below = !key.preview && key.z < tiles.topZoom && pyramid.folder != nil
@@ -281,7 +283,9 @@ package actor TileService {
                 return (try image.pngData(), key.preview ? nil : image)
             })
             jobs[key] = Claims(job: job, token: token, clients: [client: 1])
+            if let request { joined[request] = token }
         }
+        defer { if let request { joined[request] = nil } }
         do {
             let (bytes, image) = try await job.task.value
             finished(key, job: job, bytes: bytes, image: image)
@@ -293,9 +297,15 @@ package actor TileService {
     }
 
     /// A request for `key` by `client` ended before its answer (its connection closed).
-    package func abandon(_ key: ServedTiles.Key, client: Int) {
-        release(key, client: client, all: false)
+    /// With the request's number (`answer`'s), only the claim that request made ends.
+    package func abandon(_ key: ServedTiles.Key, client: Int, request: Int? = nil) {
+        guard let request else { return release(key, client: client, all: false) }
+        guard let token = joined.removeValue(forKey: request) else { return }  // answered already
+        release(key, client: client, all: false, token: token)
     }
+
+    /// The job each request in progress waits on (by number).
+    private var joined: [Int: Int] = [:]
 
     /// `client` now shows zoom `z`, tile columns `xs` and rows `ys`: its claims on tiles
     /// outside that (at any zoom) end.
@@ -385,8 +395,10 @@ package actor TileService {
         orphans[token] = nil  // started: its waiters (if any) get it
     }
 
-    private func release(_ key: ServedTiles.Key, client: Int, all: Bool) {
-        if var claims = jobs[key], let n = claims.clients[client] {
+    /// Ends `client`'s claim (or all its claims) on tile `key`'s jobs: the one of number
+    /// `token` only, when given.
+    private func release(_ key: ServedTiles.Key, client: Int, all: Bool, token only: Int? = nil) {
+        if var claims = jobs[key], only.map({ $0 == claims.token }) ?? true, let n = claims.clients[client] {
             claims.clients[client] = all || n <= 1 ? nil : n - 1
             if claims.count == 0 && !claims.started {
                 jobs[key] = nil
@@ -395,7 +407,7 @@ package actor TileService {
                 jobs[key] = claims
             }
         }
-        for (token, orphan) in orphans where orphan.key == key {
+        for (token, orphan) in orphans where orphan.key == key && (only.map { $0 == token } ?? true) {
             guard var claims = orphans[token]?.claims, let n = claims.clients[client] else { continue }
             claims.clients[client] = all || n <= 1 ? nil : n - 1
             if claims.count == 0 {

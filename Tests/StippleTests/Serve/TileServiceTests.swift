@@ -82,6 +82,42 @@ final class TileServiceTests: XCTestCase {
         XCTAssertGreaterThan(cancelled, 0)
     }
 
+    /// A client that asks for a tile again on a new connection before its first one is seen to
+    /// close (a browser's retry), after a change sent the first request's render on its own:
+    /// the close ends the first request's claim, not the retry's.
+    func testAClosedConnectionEndsOnlyItsOwnRequest() async throws {
+        let (tiles, drawing) = try await service(renders: 1, dir: try TestSupport.temporaryDirectory(self, "tiles-retry"))
+        let key = ServedTiles.Key(z: 3, x: 0, y: 0, preview: false)
+        let first = Task { try await tiles.answer(key, client: 1, request: 101) }
+        for _ in 0..<200 where await tiles.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        // A change over the tile while its render runs: a request from now on starts afresh.
+        var stroke = await drawing.beginStroke()
+        try drawing.check(Array(#"{"t": 0, "stroke": 1, "x": 40, "y": 40, "brush": "b", "radius": 20}"#.utf8), into: &stroke)
+        try drawing.check(Array(#"{"t": 0.1, "stroke": 1, "x": 90, "y": 60}"#.utf8), into: &stroke)
+        await tiles.invalidate(try await drawing.commit(stroke).box)
+        let retry = Task { try await tiles.answer(key, client: 1, request: 102) }
+        try await Task.sleep(for: .milliseconds(5))
+        await tiles.abandon(key, client: 1, request: 101)
+        let answered = try await retry.value
+        XCTAssertTrue(answered.exact, "the retry is answered")
+        _ = try? await first.value
+        // Alone, a request whose connection closes drops the tile's render before it starts.
+        let busy = Task { try await tiles.tile(ServedTiles.Key(z: 3, x: 7, y: 4, preview: false), client: 2) }
+        for _ in 0..<200 where await tiles.running == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let before = await tiles.statistics.cancelled
+        let other = ServedTiles.Key(z: 3, x: 6, y: 1, preview: false)
+        let lone = Task { try await tiles.answer(other, client: 1, request: 103) }
+        try await Task.sleep(for: .milliseconds(5))
+        await tiles.abandon(other, client: 1, request: 103)
+        do {
+            _ = try await lone.value
+            XCTFail("the abandoned request was drawn")
+        } catch is CancellationError {}
+        let cancelled = await tiles.statistics.cancelled - before
+        XCTAssertEqual(cancelled, 1)
+        _ = try await busy.value
+    }
+
     func testPreviewsComeFromPixelsAtHand() async throws {
         let (tiles, _) = try await service(renders: 2, dir: try TestSupport.temporaryDirectory(self, "tiles-previews"))
         // Before anything is drawn: the preview engine.
