@@ -20,14 +20,15 @@ struct ServedPyramid {
     private var changedWhileBuilding: [ServedDrawing.Box?] = []
     /// Tiles below the top zoom whose file is out of date: one bit a quadrant (bit 2·dy + dx).
     private var dirty: [ServedTiles.Key: UInt8] = [:]
-    /// Tiles being made again, and who waits to make them next: one at a time a tile, so a
-    /// tile's old pixels are never read while another remake of it is writing them.
-    private var remaking: [ServedTiles.Key: [CheckedContinuation<Void, Never>]] = [:]
+    /// The quadrants each remake in progress took (by its number), and whether the drawing
+    /// changed under it since; and how many remakes of each tile are in progress. A remake's
+    /// file is written on the actor that holds this, so a change never comes between the
+    /// test and the write, and a tile is never written by a remake the drawing changed under.
+    private var taken: [Int: (key: ServedTiles.Key, quadrants: UInt8, outdated: Bool)] = [:]
+    private var inFlight: [ServedTiles.Key: Int] = [:]
     /// Who waits for the pyramid to be whole (or to fail).
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
-    /// Counts the changes that removed every file: a remake begun before one is not kept.
-    private var cleared = 0
 
     static let allQuadrants: UInt8 = 0b1111
 
@@ -46,7 +47,7 @@ struct ServedPyramid {
 
     /// The file's bytes when it holds the tile as the drawing is now.
     func upToDate(_ key: ServedTiles.Key) -> [UInt8]? {
-        guard dirty[key] == nil, remaking[key] == nil, let path = file(key),
+        guard dirty[key] == nil, inFlight[key] == nil, let path = file(key),
               let data = FileManager.default.contents(atPath: path) else { return nil }
         return [UInt8](data)
     }
@@ -80,7 +81,7 @@ struct ServedPyramid {
             // Everything: the files go (tiles below are made again from all their children).
             for z in 0...tiles.topZoom { try? FileManager.default.removeItem(atPath: "\(root)/\(z)") }
             dirty = [:]
-            cleared += 1
+            for token in taken.keys { taken[token]?.outdated = true }
             return
         }
         for key in touched(by: box, z: tiles.topZoom) { unlink("\(root)/\(key.z)/\(key.x)/\(key.y).png") }
@@ -110,51 +111,52 @@ struct ServedPyramid {
         return keys
     }
 
-    /// Begins remaking `key`: true, or false when a remake of it is under way (then
-    /// `queueRemake`: it resumes once the one before has ended).
-    mutating func beginRemake(_ key: ServedTiles.Key) -> Bool {
-        guard remaking[key] == nil else { return false }
-        remaking[key] = []
-        return true
-    }
-    mutating func queueRemake(_ key: ServedTiles.Key, _ c: CheckedContinuation<Void, Never>) { remaking[key]!.append(c) }
-
-    /// What the remake of `key` must make again: the changed quadrants, or all four when the
-    /// tile has no file. They count as made from here on; a change meanwhile marks them anew.
-    mutating func takeChanged(_ key: ServedTiles.Key) -> Remake {
+    /// Begins remaking `key` (remake number `token`): the quadrants changed since its file was
+    /// written, or all four when it has none. They count as being made from here on (the file
+    /// is not up to date meanwhile); a change meanwhile marks them anew.
+    mutating func beginRemake(_ key: ServedTiles.Key, token: Int) -> Remake {
         let bits = dirty.removeValue(forKey: key) ?? 0
-        guard let path = file(key) else { return Remake(quadrants: Self.allQuadrants, base: nil, path: nil, cleared: cleared) }
-        let exists = FileManager.default.fileExists(atPath: path)
-        return Remake(quadrants: exists ? bits : Self.allQuadrants, base: exists ? path : nil, path: path, cleared: cleared)
+        let path = file(key)
+        let exists = path.map { FileManager.default.fileExists(atPath: $0) } ?? false
+        let remake = Remake(quadrants: exists ? bits : Self.allQuadrants, base: exists ? path : nil)
+        taken[token] = (key, remake.quadrants, false)
+        inFlight[key, default: 0] += 1
+        return remake
     }
 
-    /// A remake's work: the quadrants to make again, the file holding the others (nil: none,
-    /// all four are made), where the tile is written.
+    /// A remake's work: the quadrants to make again, and the file holding the others (nil:
+    /// none, all four are made).
     struct Remake: Sendable {
         var quadrants: UInt8
         var base: String?
-        var path: String?
-        var cleared: Int
     }
 
-    /// The remake of `key` ended; `unmade` are the quadrants it took and did not make (it
-    /// failed). Returns the next remake of it waiting, if any.
-    mutating func endRemake(_ key: ServedTiles.Key, _ remake: Remake, unmade: UInt8) -> CheckedContinuation<Void, Never>? {
-        if let path = remake.path {
-            if remake.cleared != cleared {
-                // Everything changed meanwhile: what it wrote is out of date whole.
-                unlink(path)
-            } else if unmade != 0, FileManager.default.fileExists(atPath: path) {
-                dirty[key, default: 0] |= unmade
-            }
-        }
-        guard var queue = remaking[key], !queue.isEmpty else {
-            remaking[key] = nil
-            return nil
-        }
-        let next = queue.removeFirst()
-        remaking[key] = queue
-        return next
+    /// The drawing changed under remake `token` (it was reading its children): what it makes
+    /// is not written, and the quadrants it took are marked again for the next.
+    mutating func outdated(_ token: Int) {
+        guard let t = taken[token], !t.outdated else { return }
+        dirty[t.key, default: 0] |= t.quadrants
+        taken[token]?.outdated = true
+    }
+
+    /// Remake `token` made its tile: written as the file unless the drawing changed under it
+    /// (here, so that no change comes between the test and the write).
+    mutating func made(_ token: Int, _ png: [UInt8]) {
+        guard let t = taken[token] else { return }
+        if !t.outdated, let path = file(t.key) { Self.write(png, to: path) }
+        end(token)
+    }
+
+    /// Remake `token` ended without making its tile: the quadrants it took are marked again.
+    mutating func failed(_ token: Int) {
+        outdated(token)
+        end(token)
+    }
+
+    private mutating func end(_ token: Int) {
+        guard let t = taken.removeValue(forKey: token) else { return }
+        inFlight[t.key, default: 1] -= 1
+        if inFlight[t.key] == 0 { inFlight[t.key] = nil }
     }
 
     /// Writes a tile's PNG as its file `path` (whole, then renamed into place).

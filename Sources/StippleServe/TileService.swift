@@ -140,19 +140,10 @@ package actor TileService {
     /// made from its children (a translucent drawing): it is drawn then.
     private nonisolated func remade(_ key: ServedTiles.Key, token: Int) async throws -> (png: [UInt8], image: Image?)? {
         guard await pyramidReady else { return nil }
-        await beginRemake(key)
-        let remake = await takeChanged(key)
-        var made: UInt8 = 0
-        defer {
-            let unmade = remake.quadrants & ~made
-            Task { await self.endRemake(key, remake, unmade: unmade) }
-        }
-        if remake.base != nil, remake.quadrants == 0, let path = remake.path,
-           let data = FileManager.default.contents(atPath: path) {
-            return ([UInt8](data), nil)  // made meanwhile by the remake this one waited for
-        }
+        let remake = await beginRemake(key, token: token)
+        var made = false
+        defer { if !made { Task { await self.remakeFailed(token) } } }
         try Task.checkCancellation()
-        await markBegan(key, token: token)
         let base = try remake.base.map { try PNGFile.read(path: $0).image }
         // The changed children at once, so that their own remakes and renders wait in line
         // side by side rather than one after another. They are claimed by this job: when its
@@ -178,29 +169,28 @@ package actor TileService {
         try Task.checkCancellation()
         guard let image = tiles.parent(key, children: children, over: base) else { return nil }
         let png = try image.pngData()
-        if let path = remake.path { ServedPyramid.write(png, to: path) }
-        made = remake.quadrants
-        await countFromChildren(quadrants: made.nonzeroBitCount)
+        await keepRemade(token, png, quadrants: remake.quadrants.nonzeroBitCount)
+        made = true
         return (png, image)
     }
 
     private var pyramidReady: Bool { pyramid.ready }
     private func upToDate(_ key: ServedTiles.Key) -> [UInt8]? { pyramid.upToDate(key) }
-    private func beginRemake(_ key: ServedTiles.Key) async {
-        guard !pyramid.beginRemake(key) else { return }
-        await withCheckedContinuation { pyramid.queueRemake(key, $0) }
+    /// Takes the quadrants to make (they count as being made) and marks the job begun: a
+    /// change from now on outdates it.
+    private func beginRemake(_ key: ServedTiles.Key, token: Int) -> ServedPyramid.Remake {
+        if jobs[key]?.token == token { jobs[key]?.began = true }
+        return pyramid.beginRemake(key, token: token)
     }
-    private func takeChanged(_ key: ServedTiles.Key) -> ServedPyramid.Remake { pyramid.takeChanged(key) }
-    private func endRemake(_ key: ServedTiles.Key, _ remake: ServedPyramid.Remake, unmade: UInt8) {
-        pyramid.endRemake(key, remake, unmade: unmade)?.resume()
-    }
-
-    private func setOverview(_ image: Image) { previews.setOverview(image) }
-
-    private func countFromChildren(quadrants: Int) {
+    private func keepRemade(_ token: Int, _ png: [UInt8], quadrants: Int) {
+        pyramid.made(token, png)
         figures.fromChildren += 1
         figures.quadrantsMade += quadrants
     }
+    private func remakeFailed(_ token: Int) { pyramid.failed(token) }
+
+    private func setOverview(_ image: Image) { previews.setOverview(image) }
+
 
     package var statistics: Figures {
         var f = figures
@@ -344,8 +334,10 @@ package actor TileService {
         for (key, claims) in jobs where (claims.started || claims.began) && (box.map({ tiles.box(key).intersects($0) }) ?? true) {
             jobs[key] = nil
             stale.insert(ObjectIdentifier(claims.job))
-            // One still gathering what it is made from can still be dropped by its claims.
+            // One still gathering what it is made from can still be dropped by its claims; a
+            // tile being made again is not written (its quadrants are marked for the next).
             if !claims.started { orphans[claims.token] = (key, claims) }
+            pyramid.outdated(claims.token)
         }
     }
 
@@ -385,10 +377,6 @@ package actor TileService {
     /// their claims can still end, and drop them.
     private var orphans: [Int: (key: ServedTiles.Key, claims: Claims)] = [:]
     private var nextToken = 0
-
-    private func markBegan(_ key: ServedTiles.Key, token: Int) {
-        if jobs[key]?.token == token { jobs[key]?.began = true }
-    }
 
     private func markStarted(_ key: ServedTiles.Key, token: Int) {
         if jobs[key]?.token == token { jobs[key]?.started = true }
