@@ -66,9 +66,13 @@ package final class LoopbackWebSocket: @unchecked Sendable {
         guard head.hasPrefix("HTTP/1.1 101") else { throw LoopbackSocket.Failure("upgrade refused: \(head.prefix(40))") }
     }
 
-    package func send(_ text: String) throws {
-        let payload = Array(text.utf8)
-        var frame: [UInt8] = [0x81]
+    package func send(_ text: String) throws { try send(opcode: 0x1, Array(text.utf8)) }
+
+    /// Frames go out whole, one at a time: the reader answers pings while another thread sends.
+    private let sending = NSLock()
+
+    private func send(opcode: UInt8, _ payload: [UInt8]) throws {
+        var frame: [UInt8] = [0x80 | opcode]
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))
         } else if payload.count < 65536 {
@@ -80,7 +84,7 @@ package final class LoopbackWebSocket: @unchecked Sendable {
         let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try socket.send(frame)
+        try sending.withLock { try socket.send(frame) }
     }
 
     private var lines: [String] = []
@@ -104,6 +108,10 @@ package final class LoopbackWebSocket: @unchecked Sendable {
                 case 8:
                     closeCode = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
                     return nil
+                case 9:
+                    // A ping is answered, as a browser does (a server closes a socket that never answers).
+                    try? send(opcode: 0xA, payload)
+                    continue
                 default: continue
                 }
             }
