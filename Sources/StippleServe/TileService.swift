@@ -34,26 +34,6 @@ package actor TileService {
         package var pyramidReady = false
     }
 
-    private final class Job: Sendable {
-        /// The tile's PNG, and its pixels when exact (they feed the previews of its descendants).
-        let task: Task<(png: [UInt8], image: Image?), Error>
-        init(task: Task<(png: [UInt8], image: Image?), Error>) { self.task = task }
-    }
-
-    private struct Claims {
-        let job: Job
-        /// The job's number; `-1 - token` is the client its own requests (a tile's children)
-        /// are claimed as, so that they end when it ends.
-        let token: Int
-        var clients: [Int: Int] = [:]
-        /// Began reading the drawing (a tile made from its children: began asking for them).
-        var began = false
-        /// Past the point where it can be dropped.
-        var started = false
-        var count: Int { clients.values.reduce(0, +) }
-        var claimant: Int { -1 - token }
-    }
-
     package let tiles: ServedTiles
     private let drawing: ServedDrawing
     private let renderer: Renderer
@@ -65,7 +45,7 @@ package actor TileService {
     private var cache: [ServedTiles.Key: (bytes: [UInt8], used: Int)] = [:]
     private var cacheBytes = 0
     private var tick = 0
-    private var jobs: [ServedTiles.Key: Claims] = [:]
+    private var claims = TileClaims()
     /// Each client's latest view: a zoom and the tile columns and rows it shows.
     private var views: [Int: (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>)] = [:]
     /// The number of each client's latest view, from its view messages and tile requests.
@@ -179,7 +159,7 @@ package actor TileService {
     /// Takes the quadrants to make (they count as being made) and marks the job begun: a
     /// change from now on outdates it.
     private func beginRemake(_ key: ServedTiles.Key, token: Int) -> ServedPyramid.Remake {
-        if jobs[key]?.token == token { jobs[key]?.began = true }
+        claims.began(key, token: token)
         return pyramid.beginRemake(key, token: token)
     }
     private func keepRemade(_ token: Int, _ png: [UInt8], quadrants: Int) {
@@ -238,19 +218,15 @@ package actor TileService {
             if version == changes { store(key, png) }
             return (png, false)
         }
-        let job: Job
-        if var claims = jobs[key] {
-            claims.clients[client, default: 0] += 1
-            jobs[key] = claims
-            job = claims.job
+        let job: TileClaims.Job
+        if let joined = claims.join(key, client: client, request: request) {
+            job = joined
             figures.coalesced += 1
-            if let request { joined[request] = claims.token }
         } else {
             let slots = key.preview ? previewSlots : self.slots
             let below = !key.preview && key.z < tiles.topZoom && pyramid.folder != nil
-            nextToken += 1
-            let token = nextToken
-            job = Job(task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
+            let token = claims.newToken()
+            job = TileClaims.Job(task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
                 if below {
                     // Below the top zoom, an exact tile comes from the pyramid: once it is
                     // whole, as its file, made again where the drawing changed. While it is
@@ -272,10 +248,9 @@ package actor TileService {
                     : try await renderer.render(scene, frame: frame, view: view))
                 return (try image.pngData(), key.preview ? nil : image)
             })
-            jobs[key] = Claims(job: job, token: token, clients: [client: 1])
-            if let request { joined[request] = token }
+            claims.add(key, job, token: token, client: client, request: request)
         }
-        defer { if let request { joined[request] = nil } }
+        defer { if let request { claims.requestEnded(request) } }
         do {
             let (bytes, image) = try await job.task.value
             finished(key, job: job, bytes: bytes, image: image)
@@ -290,12 +265,9 @@ package actor TileService {
     /// With the request's number (`answer`'s), only the claim that request made ends.
     package func abandon(_ key: ServedTiles.Key, client: Int, request: Int? = nil) {
         guard let request else { return release(key, client: client, all: false) }
-        guard let token = joined.removeValue(forKey: request) else { return }  // answered already
+        guard let token = claims.abandoned(request) else { return }  // answered already
         release(key, client: client, all: false, token: token)
     }
-
-    /// The job each request in progress waits on (by number).
-    private var joined: [Int: Int] = [:]
 
     /// `client` now shows zoom `z`, tile columns `xs` and rows `ys`: its claims on tiles
     /// outside that (at any zoom) end.
@@ -307,7 +279,7 @@ package actor TileService {
             viewSeq[client] = seq
         }
         views[client] = (z, xs, ys)
-        for key in jobs.keys where !(key.z == z && xs.contains(key.x) && ys.contains(key.y)) {
+        for key in claims.current.keys where !(key.z == z && xs.contains(key.x) && ys.contains(key.y)) {
             release(key, client: client, all: true)
         }
     }
@@ -316,7 +288,7 @@ package actor TileService {
     package func clientLeft(_ client: Int) {
         views[client] = nil
         viewSeq[client] = nil
-        for key in Set(jobs.keys).union(orphans.values.map(\.key)) { release(key, client: client, all: true) }
+        for key in claims.keys { release(key, client: client, all: true) }
     }
 
     /// The drawing changed over `box` (nil: everywhere): cached tiles there go, and jobs
@@ -331,14 +303,9 @@ package actor TileService {
         let whole = ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height)
         staleOverview = staleOverview.map { $0.union(box ?? whole) } ?? (box ?? whole)
         patchOverview()
-        for (key, claims) in jobs where (claims.started || claims.began) && (box.map({ tiles.box(key).intersects($0) }) ?? true) {
-            jobs[key] = nil
-            stale.insert(ObjectIdentifier(claims.job))
-            // One still gathering what it is made from can still be dropped by its claims; a
-            // tile being made again is not written (its quadrants are marked for the next).
-            if !claims.started { orphans[claims.token] = (key, claims) }
-            pyramid.outdated(claims.token)
-        }
+        // Jobs that began reading the drawing are left to their waiters; a tile being made
+        // again is not written (its quadrants are marked for the next).
+        for token in claims.changed({ key in box.map { tiles.box(key).intersects($0) } ?? true }) { pyramid.outdated(token) }
     }
 
     /// Draws the overview again where the drawing changed, one patch at a time (changes
@@ -370,67 +337,31 @@ package actor TileService {
         patchOverview()
     }
 
-    /// Jobs drawn from a drawing that has changed under them since: not cached.
-    private var stale: Set<ObjectIdentifier> = []
+    private func markStarted(_ key: ServedTiles.Key, token: Int) { claims.started(key, token: token) }
 
-    /// Jobs a change took out of `jobs` (new requests start afresh) before they started:
-    /// their claims can still end, and drop them.
-    private var orphans: [Int: (key: ServedTiles.Key, claims: Claims)] = [:]
-    private var nextToken = 0
-
-    private func markStarted(_ key: ServedTiles.Key, token: Int) {
-        if jobs[key]?.token == token { jobs[key]?.started = true }
-        orphans[token] = nil  // started: its waiters (if any) get it
-    }
-
-    /// Ends `client`'s claim (or all its claims) on tile `key`'s jobs: the one of number
-    /// `token` only, when given.
-    private func release(_ key: ServedTiles.Key, client: Int, all: Bool, token only: Int? = nil) {
-        if var claims = jobs[key], only.map({ $0 == claims.token }) ?? true, let n = claims.clients[client] {
-            claims.clients[client] = all || n <= 1 ? nil : n - 1
-            if claims.count == 0 && !claims.started {
-                jobs[key] = nil
-                drop(claims)
-            } else {
-                jobs[key] = claims
-            }
-        }
-        for (token, orphan) in orphans where orphan.key == key && (only.map { $0 == token } ?? true) {
-            guard var claims = orphans[token]?.claims, let n = claims.clients[client] else { continue }
-            claims.clients[client] = all || n <= 1 ? nil : n - 1
-            if claims.count == 0 {
-                orphans[token] = nil
-                drop(claims)
-            } else {
-                orphans[token]?.claims = claims
-            }
-        }
+    /// Ends `client`'s claim (or all its claims) on tile `key`'s jobs (job `token` only, when
+    /// given), and drops those nobody waits for any more.
+    private func release(_ key: ServedTiles.Key, client: Int, all: Bool, token: Int? = nil) {
+        for dropped in claims.release(key, client: client, all: all, only: token) { drop(dropped) }
     }
 
     /// Cancels a job nobody waits for, and ends its own claims (its children's renders).
-    private func drop(_ claims: Claims) {
-        claims.job.task.cancel()
+    private func drop(_ dropped: TileClaims.Claims) {
+        dropped.job.task.cancel()
         figures.cancelled += 1
-        clientLeft(claims.claimant)
+        clientLeft(dropped.claimant)
     }
 
-    private func finished(_ key: ServedTiles.Key, job: Job, bytes: [UInt8]?, image: Image?) {
-        let id = ObjectIdentifier(job)
-        for (token, orphan) in orphans where orphan.claims.job === job { orphans[token] = nil }
-        if let claims = jobs[key], claims.job === job {
-            jobs[key] = nil
-            if let bytes, !stale.contains(id) {
-                figures.rendered += 1
-                store(key, bytes)
-                if let image {
-                    previews.keep(key, image)
-                    // Kept as the pyramid's file, so the tiles above can be made from it (a
-                    // tile below the top zoom wrote its own).
-                    if key.z == tiles.topZoom, let path = pyramid.file(key) { ServedPyramid.write(bytes, to: path) }
-                }
-            }
+    private func finished(_ key: ServedTiles.Key, job: TileClaims.Job, bytes: [UInt8]?, image: Image?) {
+        guard claims.finished(key, job: job), let bytes else { return }
+        figures.rendered += 1
+        store(key, bytes)
+        if let image {
+            previews.keep(key, image)
+            // Kept as the pyramid's file, so the tiles above can be made from it (a tile
+            // below the top zoom wrote its own).
+            if key.z == tiles.topZoom, let path = pyramid.file(key) { ServedPyramid.write(bytes, to: path) }
         }
-        stale.remove(id)
     }
 
     /// Caches `bytes` as `key` (in place of what it held: two viewers may make the same
