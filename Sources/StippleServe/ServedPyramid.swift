@@ -21,11 +21,10 @@ struct ServedPyramid {
     /// Tiles below the top zoom whose file is out of date: one bit a quadrant (bit 2·dy + dx).
     private var dirty: [ServedTiles.Key: UInt8] = [:]
     /// The quadrants each remake in progress took (by its number), and whether the drawing
-    /// changed under it since; and how many remakes of each tile are in progress. A remake's
-    /// file is written on the actor that holds this, so a change never comes between the
-    /// test and the write, and a tile is never written by a remake the drawing changed under.
+    /// changed under it since. A remake's file is written on the actor that holds this, so a
+    /// change never comes between the test and the write, and a tile is never written by a
+    /// remake the drawing changed under.
     private var taken: [Int: (key: ServedTiles.Key, quadrants: UInt8, outdated: Bool)] = [:]
-    private var inFlight: [ServedTiles.Key: Int] = [:]
     /// Who waits for the pyramid to be whole (or to fail).
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
@@ -47,7 +46,7 @@ struct ServedPyramid {
 
     /// The file's bytes when it holds the tile as the drawing is now.
     func upToDate(_ key: ServedTiles.Key) -> [UInt8]? {
-        guard dirty[key] == nil, inFlight[key] == nil, let path = file(key),
+        guard dirty[key] == nil, !taken.values.contains(where: { $0.key == key }), let path = file(key),
               let data = FileManager.default.contents(atPath: path) else { return nil }
         return [UInt8](data)
     }
@@ -64,13 +63,14 @@ struct ServedPyramid {
         return Array(waiters.values)
     }
 
-    /// Someone waits for the pyramid; false when there is nothing to wait for.
-    mutating func wait(_ c: CheckedContinuation<Void, Never>, id: Int) { waiters[id] = c }
+    /// A number for one who is to wait for the pyramid (`wait`); nil when there is nothing
+    /// to wait for.
     mutating func newWaiter() -> Int? {
         guard !ready, !failed, folder != nil else { return nil }
         nextWaiter += 1
         return nextWaiter
     }
+    mutating func wait(_ c: CheckedContinuation<Void, Never>, id: Int) { waiters[id] = c }
     mutating func stopWaiting(_ id: Int) -> CheckedContinuation<Void, Never>? { waiters.removeValue(forKey: id) }
 
     /// The drawing changed over `box` (nil: everywhere).
@@ -120,7 +120,6 @@ struct ServedPyramid {
         let exists = path.map { FileManager.default.fileExists(atPath: $0) } ?? false
         let remake = Remake(quadrants: exists ? bits : Self.allQuadrants, base: exists ? path : nil)
         taken[token] = (key, remake.quadrants, false)
-        inFlight[key, default: 0] += 1
         return remake
     }
 
@@ -144,19 +143,13 @@ struct ServedPyramid {
     mutating func made(_ token: Int, _ png: [UInt8]) {
         guard let t = taken[token] else { return }
         if !t.outdated, let path = file(t.key) { Self.write(png, to: path) }
-        end(token)
+        taken[token] = nil
     }
 
     /// Remake `token` ended without making its tile: the quadrants it took are marked again.
     mutating func failed(_ token: Int) {
         outdated(token)
-        end(token)
-    }
-
-    private mutating func end(_ token: Int) {
-        guard let t = taken.removeValue(forKey: token) else { return }
-        inFlight[t.key, default: 1] -= 1
-        if inFlight[t.key] == 0 { inFlight[t.key] = nil }
+        taken[token] = nil
     }
 
     /// Writes a tile's PNG as its file `path` (whole, then renamed into place).

@@ -171,7 +171,6 @@ package actor TileService {
 
     private func setOverview(_ image: Image) { previews.setOverview(image) }
 
-
     package var statistics: Figures {
         var f = figures
         f.cacheBytes = cacheBytes
