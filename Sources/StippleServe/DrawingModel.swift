@@ -13,6 +13,11 @@ struct DrawingModel: Sendable {
     private(set) var liveStrokes = 0
     /// Each entry's pixels (nil for one with no stamps), for the tiles an undo touches.
     private(set) var boxes: [ServedDrawing.Box?]
+    /// Whether an entry meets the canvas other than stamp by stamp (a stroke layer, an
+    /// effect, detect edges): such an entry reads pixels beyond its own stamps.
+    private let hasModes: Bool
+    /// The entries shown at `frame`, in draw order.
+    private var shown: [Int]
 
     init(script: Script) throws {
         self.script = script
@@ -22,8 +27,22 @@ struct DrawingModel: Sendable {
         frame = scene.timeline.settledFrame
         let effects = scene.effects
         boxes = scene.batches.map { DrawingModel.box(of: $0.stamps, effects: effects) }
+        hasModes = scene.batches.contains { $0.mode != nil }
+        shown = scene.state(atFrame: frame).entries
     }
 
+    /// The scene as a view of `box` draws it: the entries shown whose stamps can touch `box`,
+    /// in order, and nothing of the session left to replay, so that drawing a tile costs its
+    /// own stamps, not the whole drawing's. The same pixels inside `box`: every stamp is
+    /// blended on its own, and those left out touch nothing there. The whole scene when an
+    /// entry has a mode (it reads pixels beyond its stamps).
+    func scene(touching box: ServedDrawing.Box) -> Scene {
+        guard !hasModes else { return scene }
+        var culled = scene
+        culled.batches = shown.compactMap { i in boxes[i].map { $0.intersects(box) } == true ? scene.batches[i] : nil }
+        culled.session = SessionTimeline(ops: [], startFrame: scene.session.startFrame)
+        return culled
+    }
 
     /// Adds the stroke's stamps as an entry after every other; returns its pixels.
     mutating func commitStroke(_ start: TouchEvent.StrokeStart, _ samples: [TouchSample]) -> ServedDrawing.Box? {
@@ -39,6 +58,7 @@ struct DrawingModel: Sendable {
         boxes.append(box)
         let born = stamps.map { $0.point.age }.min().map { -Double($0) } ?? 0
         frame = max(frame, Int(born.rounded(.up)) + 1)
+        shown = scene.state(atFrame: frame).entries
         return box
     }
 
@@ -67,7 +87,8 @@ struct DrawingModel: Sendable {
         let before = Set(scene.state(atFrame: max(frame, op.frame + 1)).entries)
         scene.session.ops.append(op)
         frame = max(frame, op.frame + 1)
-        let after = Set(scene.state(atFrame: frame).entries)
+        shown = scene.state(atFrame: frame).entries
+        let after = Set(shown)
         return before.symmetricDifference(after).compactMap { boxes[$0] }.reduce(nil as ServedDrawing.Box?) { $0?.union($1) ?? $1 }
     }
 

@@ -126,6 +126,16 @@ package actor ServedDrawing {
     /// The scene and the frame to show it at, and its version.
     package func snapshot() -> (scene: Scene, frame: Int, version: Int) { (model.scene, model.frame, version) }
 
+    /// As `snapshot()`, for drawing the canvas pixels `box` alone: the entries that cannot
+    /// touch them are left out (`DrawingModel.scene(touching:)`), by the caller, not on this
+    /// actor, which the strokes being drawn need.
+    package nonisolated func snapshot(touching box: Box) async -> (scene: Scene, frame: Int, version: Int) {
+        let (model, version) = await modelNow()
+        return (model.scene(touching: box), model.frame, version)
+    }
+
+    private func modelNow() -> (DrawingModel, Int) { (model, version) }
+
     /// The script's brush names, for the page's brush menu.
     package var brushNames: [String] { script.brushOrder }
 

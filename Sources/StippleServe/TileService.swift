@@ -240,7 +240,7 @@ package actor TileService {
                 // Its last claim may have ended between the slot and the mark (both on the
                 // actor: a job cancelled there is never marked started): no render then.
                 try Task.checkCancellation()
-                let (scene, frame, _) = await drawing.snapshot()
+                let (scene, frame, _) = await drawing.snapshot(touching: tiles.box(key))
                 let view = tiles.view(key)!
                 let image = ServedTiles.padded(key.preview
                     ? try await renderer.renderPreview(scene, frame: frame, view: view)
@@ -324,7 +324,7 @@ package actor TileService {
         }
         let (drawing, renderer) = (self.drawing, self.renderer)
         Task(executorPreference: TileWorkers.shared) {
-            let (scene, frame, _) = await drawing.snapshot()
+            let (scene, frame, _) = await drawing.snapshot(touching: ServedDrawing.Box(x0: x0, y0: y0, x1: x1, y1: y1))
             let patch = try? await renderer.renderPreview(scene, frame: frame, view: view)
             await self.patched(patch, at: (x0 / unit, y0 / unit))
         }

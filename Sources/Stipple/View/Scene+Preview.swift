@@ -35,15 +35,30 @@ extension Scene {
         var effects = self.effects
         effects.dissolveDistance *= s
         scene.effects = effects
-        scene.batches = batches.map { batch in
-            var b = batch
-            // The brush's mean coverage over its centre's (the texels a one-pixel point samples).
-            let brush = batch.brush, cov = brush.coverage
+        // Each brush's mean coverage over its centre's (the texels a one-pixel point samples),
+        // found once a brush (entries share their brush's key).
+        var shapes: [String: Float] = [:]
+        func shape(of brush: Brush, key: String) -> Float {
+            if let known = shapes[key] { return known }
+            let cov = brush.coverage
             let mean = Float(cov.reduce(0) { $0 + Int($1) }) / Float(cov.count)
             let cx = [(brush.width - 1) / 2, brush.width / 2], cy = [(brush.height - 1) / 2, brush.height / 2]
             let centre = Float(cx.reduce(0) { a, x in a + cy.reduce(0) { $0 + Int(cov[$1 * brush.width + x]) } }) / 4
             let shape = centre > 0 ? mean / centre : 0
+            shapes[key] = shape
+            return shape
+        }
+        scene.batches = batches.map { batch in
+            var b = batch
             b.edgeReference = nil  // read again at the preview's scale
+            if var shadow = b.mode?.shadow {
+                shadow.dx = Int((Float(shadow.dx) * s).rounded())
+                shadow.dy = Int((Float(shadow.dy) * s).rounded())
+                shadow.blur = max(0, shadow.blur * s)
+                b.mode?.shadow = shadow
+            }
+            guard !batch.stamps.isEmpty else { return b }
+            let shape = shape(of: batch.brush, key: batch.brushKey)
             b.stamps = batch.stamps.map { p in
                 var q = p
                 q.x = (p.x - ox) * sx
@@ -59,12 +74,6 @@ extension Scene {
                     q.radius = r
                 }
                 return q
-            }
-            if var shadow = b.mode?.shadow {
-                shadow.dx = Int((Float(shadow.dx) * s).rounded())
-                shadow.dy = Int((Float(shadow.dy) * s).rounded())
-                shadow.blur = max(0, shadow.blur * s)
-                b.mode?.shadow = shadow
             }
             return b
         }
