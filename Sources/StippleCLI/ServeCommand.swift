@@ -76,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.renders = renders
         options.watch = watch
         options.tileFolder = try ServeCommand.tileFolder()
-        let server = try await StippleServer(script: script, options: options, renderer: try makeRenderer())
+        let server = try await StippleServer(script: script, options: options, renderer: try makeRenderer(niceness: StippleServer.tileNiceness))
         let (token, journal, isPrivate, script) = (options.token, options.journal ?? "", options.isPrivate, self.script)
         try await server.run { url in
             // Written at once (not buffered): whoever started the server waits for the URL.

@@ -7,8 +7,8 @@ extension Primitive: ExpressibleByArgument {}
 extension UploadStrategy: ExpressibleByArgument {}
 
 /// Opens a renderer on the platform `STIPPLE_EGL_PLATFORM` asks for.
-func makeRenderer() throws -> Renderer {
-    try Renderer(platform: EGLPlatform.fromEnvironment(ProcessInfo.processInfo.environment))
+func makeRenderer(niceness: Int32 = 0) throws -> Renderer {
+    try Renderer(platform: EGLPlatform.fromEnvironment(ProcessInfo.processInfo.environment), niceness: niceness)
 }
 
 /// Refuses an output path before any work is done (see `OutputFile.check`: the one place

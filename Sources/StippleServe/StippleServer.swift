@@ -44,6 +44,10 @@ public final class StippleServer: Sendable {
     let brushNames: [String]
     let scriptPath: String
 
+    /// The nice value the server's tile work runs at, and its `renderer` should be made
+    /// with: tiles yield the cores to the live channel (strokes relayed to every client).
+    package static let tileNiceness: Int32 = 10
+
     /// Loads `script` and its journal (see `ServedDrawing`), on `renderer`.
     public init(script path: String, options: ServeOptions, renderer: Renderer) async throws {
         let script = try Script.load(path: path)

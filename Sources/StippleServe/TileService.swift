@@ -88,7 +88,7 @@ package actor TileService {
             let (now, nowFrame, _) = await drawing.snapshot()
             // On a context and render thread of its own: the pyramid holds its renderer for
             // seconds at a time, and tiles asked for meanwhile must not wait behind it.
-            let builder = (try? Renderer()) ?? renderer
+            let builder = (try? Renderer(niceness: StippleServer.tileNiceness)) ?? renderer
             let built = (try? await builder.writePyramid(now, frame: nowFrame, to: root,
                                                          options: PyramidOptions(layout: .xyz, overwrite: true))) != nil
             await self.pyramidBuilt(built)

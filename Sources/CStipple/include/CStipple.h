@@ -1,5 +1,6 @@
 // CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng, the
-// video compositor's inner loop in AVX2, and line-buffered stdout for the command line.
+// video compositor's inner loop in AVX2, line-buffered stdout for the command line, and a
+// thread's scheduling priority.
 // (The benchmark's C peers live in CStippleBench, which no application links.)
 // Small, flat C, one concern a file; every function is prefixed stp_.
 #ifndef CSTIPPLE_H
@@ -19,5 +20,6 @@
 #include "stp_blend.h"
 #include "stp_tile_codecs.h"
 #include "stp_stdio.h"
+#include "stp_thread.h"
 
 #endif

@@ -38,7 +38,16 @@ public actor Renderer {
 
     /// Opens EGL (see `EGLPlatform`), starts the render thread and makes the context current on it.
     public init(platform: EGLPlatform = .automatic) throws {
-        let context = try GLContext(platform: platform)
+        try self.init(platform: platform, niceness: 0)
+    }
+
+    /// As `init(platform:)`, with a CPU driver's rasteriser threads at nice value `niceness`:
+    /// above 0, the pixels this renderer fills yield the cores to the process's other work
+    /// (a server's live channel), as background work should. The render thread itself runs
+    /// at the normal priority (it resumes the callers' tasks).
+    package init(platform: EGLPlatform = .automatic, niceness: Int32) throws {
+        let context = niceness > 0 ? try GLContext.made(niceness: niceness, platform: platform)
+            : try GLContext(platform: platform)
         let thread = try RenderThread(
             name: "stipple.render.\(Renderer.counter.next())",
             setUp: { try context.makeCurrent() },
