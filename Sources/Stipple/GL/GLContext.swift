@@ -107,9 +107,9 @@ public enum GLGuard {
 
 extension GLContext {
     /// A context opened on a short-lived thread at nice value `niceness`: the threads a CPU
-    /// driver starts with its context (llvmpipe's rasterisers) inherit that thread's
-    /// priority, and the render thread that makes it current keeps its own. Where the system
-    /// refuses the nice value, the context is opened all the same.
+    /// driver starts as it opens a context (llvmpipe's rasterisers, with the process's first)
+    /// inherit that thread's priority, and the render thread that makes it current keeps its
+    /// own. Where the system refuses the nice value, the context is opened all the same.
     static func made(niceness: Int32, platform: EGLPlatform) throws -> GLContext {
         final class Outcome: @unchecked Sendable { var result: Result<GLContext, Error>? }
         let outcome = Outcome()

@@ -42,9 +42,11 @@ public actor Renderer {
     }
 
     /// As `init(platform:)`, with a CPU driver's rasteriser threads at nice value `niceness`:
-    /// above 0, the pixels this renderer fills yield the cores to the process's other work
-    /// (a server's live channel), as background work should. The render thread itself runs
-    /// at the normal priority (it resumes the callers' tasks).
+    /// above 0, filling pixels yields the cores to the process's other work (a server's live
+    /// channel), as background work should. llvmpipe starts its rasterisers with the
+    /// process's first context and shares them with every context after it, so this takes
+    /// effect when the process's first renderer is made so. The render thread itself runs at
+    /// the normal priority (it resumes the callers' tasks).
     package init(platform: EGLPlatform = .automatic, niceness: Int32) throws {
         let context = niceness > 0 ? try GLContext.made(niceness: niceness, platform: platform)
             : try GLContext(platform: platform)

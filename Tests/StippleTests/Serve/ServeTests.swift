@@ -27,6 +27,20 @@ final class ServeTests: XCTestCase {
         return path
     }
 
+    /// Process `pid`'s threads: name and nice value (none where /proc is not there).
+    static func niceValues(of pid: Int32) -> [(name: String, nice: Int)] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { tid in
+            guard let comm = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After "(name)": the state is field 3 and the nice value field 19.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 16, let nice = Int(fields[16]) else { return nil }
+            return (comm.trimmingCharacters(in: .whitespacesAndNewlines), nice)
+        }
+    }
+
     private func decode(_ png: [UInt8], _ dir: URL) throws -> Image {
         let path = dir.appendingPathComponent("tile-\(UUID().uuidString).png").path
         try Data(png).write(to: URL(fileURLWithPath: path))
@@ -80,6 +94,14 @@ final class ServeTests: XCTestCase {
         }
         let stats = try JSONSerialization.jsonObject(with: Data(try server.get("/stats.json?token=\(server.token)").body)) as! [String: Any]
         XCTAssertGreaterThanOrEqual(stats["fromPyramid"] as? Int ?? 0, 7, "\(stats)")
+        // Tiles yield the cores to the live channel: llvmpipe's rasterisers run at the tiles'
+        // nice value, the threads that serve connections at the process's own.
+        let threads = Self.niceValues(of: server.process.processIdentifier)
+        let rasterisers = threads.filter { $0.name.hasPrefix("llvmpipe") }, network = threads.filter { $0.name.hasPrefix("NIO") }
+        if !rasterisers.isEmpty {
+            XCTAssertTrue(rasterisers.allSatisfy { $0.nice == Int(StippleServer.tileNiceness) }, "\(threads)")
+            XCTAssertTrue(!network.isEmpty && network.allSatisfy { $0.nice < Int(StippleServer.tileNiceness) }, "\(threads)")
+        }
         for missing in ["/tiles/3/6/0.png", "/tiles/4/0/0.png", "/tiles/-1/0/0.png", "/tiles/0/0/0.jpg"] {
             XCTAssertEqual(try server.get(missing).status, 404, missing)
         }
