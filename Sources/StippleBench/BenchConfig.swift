@@ -95,6 +95,11 @@ package struct BenchConfig: Sendable, Codable {
     /// The modes scenario's bake (width, height, frames) and one-frame render (width, height).
     package var modeBakeSize = [1280, 720, 150]
     package var modeRenderSize = [1920, 1080]
+    /// The sequence scenario's PNG outputs (whole `render` processes, default compression
+    /// against `--compression 0`): the still's side and strokes, and rounds of each.
+    package var pngStillSide = 8_192
+    package var pngStillStrokes = 1_500
+    package var pngRounds = 2
     /// Drawings of the ink scenario.
     package var inkDrawings = 10_000
     /// The views scenario: the drawing's side and strokes, and the side of the pyramid whose
@@ -150,6 +155,9 @@ package struct BenchConfig: Sendable, Codable {
         c.modeBakeSize = [160, 90, 12]
         c.modeRenderSize = [320, 240]
         c.inkDrawings = 200
+        c.pngStillSide = 1_024
+        c.pngStillStrokes = 60
+        c.pngRounds = 1
         c.viewsSide = 2_048
         c.viewsStrokes = 40
         c.viewsPeakSide = 4_096

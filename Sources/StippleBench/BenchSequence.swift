@@ -83,6 +83,7 @@ extension BenchSuite {
         floorRow.ratio = overlapped / cpuBound
         floorRow.ratioTo = "(render CPU + encode CPU) / \(Int(cores)) cores = \(String(format: "%.2f", cpuBound)) s"
         report.rows.append(floorRow)
+        try pngOutputs(&report)
     }
 
     /// CPU seconds this process has used, all threads (user + system).

@@ -1,0 +1,129 @@
+import Foundation
+import Stipple
+
+/// Part of the `sequence` scenario: what PNG costs the outputs users write, whole processes
+/// of `stipple render` with the default compression against `--compression 0` (the pixels'
+/// floor: stored, not compressed), alternated round by round; and `vips pngsave` of the same
+/// still, in the same run.
+extension BenchSuite {
+    func pngOutputs(_ report: inout BenchReport) throws {
+        guard let exe = config.stippleExecutable, exe.hasSuffix("stipple") else {
+            report.skipped.append("sequence: the PNG output rows run stipple as a child process (needs the stipple executable)")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stipple-bench-png-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+        let rounds = config.pngRounds
+
+        /// Median seconds of `variants` run in turn, one of each a round; each run's outputs removed after it.
+        func alternate(_ what: String, _ variants: [[String]], clean: String) throws -> [Double] {
+            var times = Array(repeating: [Double](), count: variants.count)
+            for round in 0..<rounds {
+                for (i, args) in variants.enumerated() {
+                    log("sequence: \(what), round \(round + 1), \(i == 0 ? "default" : "--compression 0")")
+                    let run = try BenchSuite.runMeasured(args)
+                    guard run.status == 0 else { throw RenderError("sequence: \(what) failed (status \(run.status)): \(args.joined(separator: " "))") }
+                    times[i].append(run.seconds)
+                    try? FileManager.default.removeItem(atPath: clean)
+                }
+            }
+            return times.map { $0.sorted()[$0.count / 2] }
+        }
+
+        // Busy frames: a photo-like background (noise at 32 levels, a PNG's worst case) under
+        // one small stroke, every frame written.
+        let (w, h, frames) = (config.width, config.height, config.sequenceFrames)
+        var rng = SplitMix64(seed: config.seed &+ 42)
+        var noise = [UInt8](repeating: 255, count: w * h * 4)
+        for i in 0..<(w * h) { for c in 0..<3 { noise[i * 4 + c] = UInt8(truncatingIfNeeded: (rng.next() % 32) * 8) } }
+        try PNGFile.write(Image(width: w, height: h, pixels: noise), to: path("noise.png"), compression: 0)
+        let points = (0..<12).map { k in #"{"x": \#(w / 3 + k * 9), "y": \#(h / 2 + (k % 3) * 7), "t": \#(Double(k) * 0.1)}"# }
+        try """
+            {"canvas": {"width": \(w), "height": \(h), "background": {"image": "\(path("noise.png"))"}},
+             "brushes": {"soft": {"builtin": "soft-round", "size": 64}},
+             "draw": [{"brush": "soft", "color": "#e04020", "radius": 10, "points": [\(points.joined(separator: ","))]}]}
+            """.write(toFile: path("busy.json"), atomically: true, encoding: .utf8)
+        let range = "0...\(frames - 1)"
+        let busy = try alternate("\(frames) busy frames to PNG", [
+            [exe, "render", path("busy.json"), "-o", path("busy"), "--frames", range],
+            [exe, "render", path("busy.json"), "-o", path("busy"), "--frames", range, "--compression", "0"],
+        ], clean: path("busy"))
+        let busyWork = "\(frames) frames \(w)×\(h) over a noise background, one stroke; medians of \(rounds) rounds in turn"
+        report.rows.append(BenchRow(scenario: "sequence", variant: "render --frames, busy, --compression 0", workload: busyWork,
+                                    timing: Timing(samples: [busy[1]]), figures: ["s": busy[1]]))
+        var busyRow = BenchRow(scenario: "sequence", variant: "render --frames, busy, default compression", workload: busyWork,
+                               timing: Timing(samples: [busy[0]]), figures: ["s": busy[0]])
+        busyRow.ratio = busy[0] / busy[1]
+        busyRow.ratioTo = "render --frames, busy, --compression 0"
+        report.rows.append(busyRow)
+        report.targets.append(.init(name: "sequence: busy frames, default / --compression 0", measured: busy[0] / busy[1],
+                                    limit: 1.5, atMost: true))
+
+        // A still: a heavy drawing written as one PNG (streamed in bands past 4096²).
+        let side = config.pngStillSide
+        let script = try heavyDrawing(folder, side: side, strokes: config.pngStillStrokes, name: "still")
+        let still = try alternate("a \(side)² still to PNG", [
+            [exe, "render", script, "-o", path("still.png")],
+            [exe, "render", script, "-o", path("still.png"), "--compression", "0"],
+        ], clean: path("still.png"))
+        let stillWork = "\(side)² drawing of \(config.pngStillStrokes) strokes; medians of \(rounds) rounds in turn"
+        report.rows.append(BenchRow(scenario: "sequence", variant: "render -o PNG, still, --compression 0", workload: stillWork,
+                                    timing: Timing(samples: [still[1]]), figures: ["s": still[1]]))
+        var stillRow = BenchRow(scenario: "sequence", variant: "render -o PNG, still, default compression", workload: stillWork,
+                                timing: Timing(samples: [still[0]]), figures: ["s": still[0]])
+        stillRow.ratio = still[0] / still[1]
+        stillRow.ratioTo = "render -o PNG, still, --compression 0"
+        report.rows.append(stillRow)
+        report.targets.append(.init(name: "sequence: a still, default / --compression 0", measured: still[0] / still[1],
+                                    limit: 1.1, atMost: true))
+
+        // The same still's pixels encoded by Stipple's writer (in this process, the file
+        // written) and by `vips pngsave` at its default level and at 1, each less its reading
+        // the stored PNG (`vips avg`: every pixel read, nothing written).
+        guard let vips = ["/usr/bin/vips", "/usr/local/bin/vips"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            report.skipped.append("sequence: vips pngsave (no vips: make bench-deps installs libvips-tools)")
+            return
+        }
+        log("sequence: the still once more, stored, for the encoders")
+        let stored = try BenchSuite.runMeasured([exe, "render", script, "-o", path("stored.png"), "--compression", "0"])
+        guard stored.status == 0 else { throw RenderError("sequence: render --compression 0 failed (status \(stored.status))") }
+        let image = try PNGFile.read(path: path("stored.png")).image
+        let encodeWork = "the \(side)² still above (\(String(format: "%.0f", Double(side * side * 4) / 1e6)) MB of RGBA), file written"
+        var ours = [Double]()
+        for _ in 0..<rounds {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            try PNGFile.write(image, to: path("ours.png"), compression: PNGFile.defaultCompression, durable: false)
+            ours.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+        }
+        let oursBytes = Double((try? FileManager.default.attributesOfItem(atPath: path("ours.png"))[.size] as? Int) ?? 0)
+        try? FileManager.default.removeItem(atPath: path("ours.png"))
+        let oursSeconds = ours.sorted()[ours.count / 2]
+        report.rows.append(BenchRow(scenario: "sequence", variant: "Stipple's PNG writer, default compression", workload: encodeWork,
+                                    timing: Timing(samples: ours), figures: ["s": oursSeconds, "MB": oursBytes / 1e6]))
+        var reading = 0.0
+        for (name, args) in [("vips avg (reading the stored PNG)", [vips, "avg", path("stored.png")]),
+                             ("vips pngsave (level 6, its default)", [vips, "pngsave", path("stored.png"), path("vips6.png")]),
+                             ("vips pngsave --compression 1", [vips, "pngsave", path("stored.png"), path("vips1.png"), "--compression", "1"])] {
+            log("sequence: \(name)")
+            let run = try BenchSuite.runMeasured(args)
+            guard run.status == 0 else { report.skipped.append("sequence: \(name) failed (status \(run.status))"); continue }
+            guard args[1] == "pngsave" else {
+                reading = run.seconds
+                report.rows.append(BenchRow(scenario: "sequence", variant: name, workload: encodeWork,
+                                            timing: Timing(samples: [run.seconds]), figures: ["s": run.seconds]))
+                continue
+            }
+            let bytes = Double((try? FileManager.default.attributesOfItem(atPath: args[3])[.size] as? Int) ?? 0)
+            try? FileManager.default.removeItem(atPath: args[3])
+            let encode = max(0, run.seconds - reading)
+            var row = BenchRow(scenario: "sequence", variant: name, workload: encodeWork, timing: Timing(samples: [run.seconds]),
+                               figures: ["s": run.seconds, "MB": bytes / 1e6, "encode s": encode],
+                               note: "encode s: its time less vips avg's")
+            row.ratio = encode / oursSeconds
+            row.ratioTo = "Stipple's PNG writer, default compression"
+            report.rows.append(row)
+        }
+    }
+}
