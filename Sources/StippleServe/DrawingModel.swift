@@ -18,6 +18,9 @@ struct DrawingModel: Sendable {
     private let hasModes: Bool
     /// The entries shown at `frame`, in draw order.
     private var shown: [Int]
+    /// How far a change spreads past its pixels through stroke layers that read the canvas
+    /// around them (live strokes, without modes, do not widen it).
+    private let spread: Int
 
     init(script: Script) throws {
         self.script = script
@@ -26,8 +29,16 @@ struct DrawingModel: Sendable {
         firstIndex = script.draw.filter { $0.stroke != nil }.count
         frame = scene.timeline.settledFrame
         let effects = scene.effects
-        boxes = scene.batches.map { DrawingModel.box(of: $0.stamps, effects: effects) }
+        let (stills, settled) = (scene, frame)
+        // A stroke layer changes more than its stamps' squares (a shadow's cast).
+        boxes = scene.batches.indices.map { i in
+            let stamps = DrawingModel.box(of: stills.batches[i].stamps, effects: effects)
+            guard let r = stills.layerRegion(ofEntry: i, atFrame: settled) else { return stamps }
+            let region = ServedDrawing.Box(x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1)
+            return stamps.map { $0.union(region) } ?? region
+        }
         hasModes = scene.batches.contains { $0.mode != nil }
+        spread = hasModes ? scene.changeSpread(atFrame: frame) : 0
         shown = scene.state(atFrame: frame).entries
     }
 
@@ -59,7 +70,13 @@ struct DrawingModel: Sendable {
         let born = stamps.map { $0.point.age }.min().map { -Double($0) } ?? 0
         frame = max(frame, Int(born.rounded(.up)) + 1)
         shown = scene.state(atFrame: frame).entries
-        return box
+        return spreading(box)
+    }
+
+    /// `box` grown by how far a change there spreads through the drawing's stroke layers.
+    private func spreading(_ box: ServedDrawing.Box?) -> ServedDrawing.Box? {
+        guard spread > 0, let box else { return box }
+        return ServedDrawing.Box(x0: box.x0 - spread, y0: box.y0 - spread, x1: box.x1 + spread, y1: box.y1 + spread)
     }
 
     /// The pixels that differ between this drawing and `other` (of the same canvas): the
@@ -79,7 +96,7 @@ struct DrawingModel: Sendable {
                 if i < other.boxes.count { add(other.boxes[i]) }
             }
         }
-        return box ?? ServedDrawing.Box(x0: 0, y0: 0, x1: 0, y1: 0)
+        return (spread >= other.spread ? self : other).spreading(box) ?? ServedDrawing.Box(x0: 0, y0: 0, x1: 0, y1: 0)
     }
 
     /// Appends an undo, redo or clear; returns the pixels of the entries it hid or showed.
@@ -89,7 +106,7 @@ struct DrawingModel: Sendable {
         frame = max(frame, op.frame + 1)
         shown = scene.state(atFrame: frame).entries
         let after = Set(shown)
-        return before.symmetricDifference(after).compactMap { boxes[$0] }.reduce(nil as ServedDrawing.Box?) { $0?.union($1) ?? $1 }
+        return spreading(before.symmetricDifference(after).compactMap { boxes[$0] }.reduce(nil as ServedDrawing.Box?) { $0?.union($1) ?? $1 })
     }
 
     /// The canvas pixels `stamps` can touch (drawn still: the drawing does not age).

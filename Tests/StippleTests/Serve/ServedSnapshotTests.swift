@@ -58,6 +58,41 @@ final class ServedSnapshotTests: XCTestCase {
         XCTAssertTrue(whole.scene.state(atFrame: whole.frame).entries.count < whole.scene.batches.count, "an entry is undone")
     }
 
+    /// A stroke's shadow cast far from its stamps: undoing the stroke refreshes the tiles
+    /// under the shadow too, and a change spreads as far as a soften stroke reads around it.
+    func testAChangeReachesWhatStrokeLayersDrawAndRead() async throws {
+        let shadow = ##"{ "brush": "soft", "radius": 12, "color": "#202020", "shadow": { "offset": [600, 0], "blur": 2, "color": "#000000c0" }, "points": [{ "x": 60, "y": 100, "t": 6 }, { "x": 120, "y": 140, "t": 6.1 }] }"##
+        let drawing = try drawing("served-snapshot-shadow", extra: shadow)
+        let renderer = try Renderer()
+        let layout = ServedTiles(width: 1024, height: 768)
+        let tiles = TileService(drawing: drawing, renderer: renderer, width: 1024, height: 768, cacheBytes: 64 << 20,
+                                renders: 2, folder: nil)
+        let z = layout.topZoom
+        let keys = (0..<3).flatMap { y in (0..<4).map { x in ServedTiles.Key(z: z, x: x, y: y, preview: false) } }
+        for key in keys { _ = try await tiles.tile(key, client: 1) }  // every tile drawn and cached
+        let undo = try await drawing.session("undo")
+        XCTAssertGreaterThanOrEqual(undo.box?.x1 ?? 0, 600 + 60, "the undo's pixels include the shadow's")
+        await tiles.invalidate(undo.box)
+        let (scene, frame, _) = await drawing.snapshot()
+        for key in keys {
+            let served = try PNGFile.decode(try await tiles.tile(key, client: 1)).image.pixels
+            let want = ServedTiles.padded(try await renderer.render(scene, frame: frame, view: layout.view(key)!)).pixels
+            XCTAssertTrue(served == want, "tile \(key) after the undo")
+        }
+
+        // A live stroke's change in a drawing with a soften stroke reaches as far as it reads.
+        func strokeBox(_ drawing: ServedDrawing) async throws -> ServedDrawing.Box? {
+            var s = await drawing.beginStroke()
+            try drawing.check(Array(##"{"t": 0, "stroke": 1, "x": 500, "y": 500, "brush": "soft", "radius": 6, "color": "#c02020"}"##.utf8), into: &s)
+            try drawing.check(Array(##"{"t": 0.1, "stroke": 1, "x": 540, "y": 520}"##.utf8), into: &s)
+            return try await drawing.commit(s).box
+        }
+        let plain = try await strokeBox(try self.drawing("served-snapshot-plain"))
+        let softened = try await strokeBox(try self.drawing("served-snapshot-soften", extra: ##"{ "brush": "soft", "radius": 20, "color": "#ffffff", "effect": "soften", "points": [{ "x": 480, "y": 520, "t": 6 }, { "x": 600, "y": 480, "t": 6.1 }] }"##))
+        let (p, q) = (try XCTUnwrap(plain), try XCTUnwrap(softened))
+        XCTAssertTrue(q.x0 < p.x0 && q.y0 < p.y0 && q.x1 > p.x1 && q.y1 > p.y1, "\(q) spreads past \(p)")
+    }
+
     func testADrawingWithAStrokeModeIsDrawnWhole() async throws {
         let drawing = try drawing("served-snapshot-modes", extra: ##"{ "brush": "soft", "radius": 6, "color": "#000000", "blend": "multiply", "points": [{ "x": 10, "y": 10, "t": 5 }, { "x": 60, "y": 30, "t": 5.1 }] }"##)
         let whole = await drawing.snapshot()
