@@ -3,8 +3,11 @@ import Stipple
 
 /// The Python pipeline the ink scenario races: what a user writes to render Quick, Draw!
 /// drawings with cairocffi (lines 16 wide, round caps and joins, one thread), to PNG files
-/// or through Pillow's box resize to 28×28 into one numpy array. It times itself from the
-/// first line read to the last file written and prints its figures as JSON.
+/// or through Pillow's box resize to 28×28 into one numpy array. It draws and writes what
+/// Stipple does: one 8-bit grey channel (cairo's A8 surface, the ink's coverage, written as
+/// a greyscale PNG; its ink light on dark where Stipple's is dark on white, which costs the
+/// same), not colour. It times itself from the first line read to the last file
+/// written and prints its figures as JSON.
 struct InkPeer {
     let python: String
     let script: String
@@ -27,11 +30,8 @@ struct InkPeer {
                     continue
                 d = json.loads(line)
                 a = time.perf_counter()
-                surface = cairo.ImageSurface(cairo.FORMAT_RGB24, 256, 256)
+                surface = cairo.ImageSurface(cairo.FORMAT_A8, 256, 256)
                 c = cairo.Context(surface)
-                c.set_source_rgb(1, 1, 1)
-                c.paint()
-                c.set_source_rgb(0, 0, 0)
                 c.set_line_width(16)
                 c.set_line_cap(cairo.LINE_CAP_ROUND)
                 c.set_line_join(cairo.LINE_JOIN_ROUND)
@@ -47,8 +47,8 @@ struct InkPeer {
                 if mode == "png":
                     surface.write_to_png(os.path.join(out, str(d.get("key_id", number)) + ".png"))
                 else:
-                    img = Image.frombuffer("RGBA", (256, 256), bytes(surface.get_data()), "raw", "BGRA", surface.get_stride(), 1)
-                    arrays.append(255 - np.asarray(img.convert("L").resize((28, 28), Image.BOX)))
+                    img = Image.frombuffer("L", (256, 256), bytes(surface.get_data()), "raw", "L", surface.get_stride(), 1)
+                    arrays.append(np.asarray(img.resize((28, 28), Image.BOX)))
                 encode += time.perf_counter() - b
         if mode == "npy":
             b = time.perf_counter()

@@ -32,6 +32,21 @@ extension BenchSuite {
             return times.map { Timing(samples: $0).median }
         }
 
+        /// The rows of `render` with PNG (`times[0]`) against `--compression 0` (`times[1]`),
+        /// and the target on their ratio.
+        func compare(_ what: String, _ times: [Double], workload: String, target: String, limit: Double) {
+            let stored = "\(what), --compression 0"
+            report.rows.append(BenchRow(scenario: "sequence", variant: stored, workload: workload,
+                                        timing: Timing(samples: [times[1]]), figures: ["s": times[1]]))
+            var row = BenchRow(scenario: "sequence", variant: "\(what), default compression", workload: workload,
+                               timing: Timing(samples: [times[0]]), figures: ["s": times[0]])
+            row.ratio = times[0] / times[1]
+            row.ratioTo = stored
+            report.rows.append(row)
+            report.targets.append(.init(name: "sequence: \(target), default / --compression 0", measured: times[0] / times[1],
+                                        limit: limit, atMost: true))
+        }
+
         // Busy frames: a photo-like background (noise at 32 levels, a PNG's worst case) under
         // one small stroke, every frame written.
         let (w, h, frames) = (config.width, config.height, config.sequenceFrames)
@@ -50,16 +65,8 @@ extension BenchSuite {
             [exe, "render", path("busy.json"), "-o", path("busy"), "--frames", range],
             [exe, "render", path("busy.json"), "-o", path("busy"), "--frames", range, "--compression", "0"],
         ], clean: path("busy"))
-        let busyWork = "\(frames) frames \(w)×\(h) over a noise background, one stroke; medians of \(rounds) rounds in turn"
-        report.rows.append(BenchRow(scenario: "sequence", variant: "render --frames, busy, --compression 0", workload: busyWork,
-                                    timing: Timing(samples: [busy[1]]), figures: ["s": busy[1]]))
-        var busyRow = BenchRow(scenario: "sequence", variant: "render --frames, busy, default compression", workload: busyWork,
-                               timing: Timing(samples: [busy[0]]), figures: ["s": busy[0]])
-        busyRow.ratio = busy[0] / busy[1]
-        busyRow.ratioTo = "render --frames, busy, --compression 0"
-        report.rows.append(busyRow)
-        report.targets.append(.init(name: "sequence: busy frames, default / --compression 0", measured: busy[0] / busy[1],
-                                    limit: 1.5, atMost: true))
+        compare("render --frames, busy", busy, workload: "\(frames) frames \(w)×\(h) over a noise background, one stroke; "
+                    + "medians of \(rounds) rounds in turn", target: "busy frames", limit: 1.5)
 
         // A still: a heavy drawing written as one PNG (streamed in bands past 4096²).
         let side = config.pngStillSide
@@ -68,16 +75,8 @@ extension BenchSuite {
             [exe, "render", script, "-o", path("still.png")],
             [exe, "render", script, "-o", path("still.png"), "--compression", "0"],
         ], clean: path("still.png"))
-        let stillWork = "\(side)² drawing of \(config.pngStillStrokes) strokes; medians of \(rounds) rounds in turn"
-        report.rows.append(BenchRow(scenario: "sequence", variant: "render -o PNG, still, --compression 0", workload: stillWork,
-                                    timing: Timing(samples: [still[1]]), figures: ["s": still[1]]))
-        var stillRow = BenchRow(scenario: "sequence", variant: "render -o PNG, still, default compression", workload: stillWork,
-                                timing: Timing(samples: [still[0]]), figures: ["s": still[0]])
-        stillRow.ratio = still[0] / still[1]
-        stillRow.ratioTo = "render -o PNG, still, --compression 0"
-        report.rows.append(stillRow)
-        report.targets.append(.init(name: "sequence: a still, default / --compression 0", measured: still[0] / still[1],
-                                    limit: 1.1, atMost: true))
+        compare("render -o PNG, still", still, workload: "\(side)² drawing of \(config.pngStillStrokes) strokes; "
+                    + "medians of \(rounds) rounds in turn", target: "a still", limit: 1.1)
 
         // The same still's pixels encoded by Stipple's writer (in this process, the file
         // written) and by `vips pngsave` at its default level and at 1.
