@@ -64,22 +64,23 @@ extension TestCommand {
         if counts.failures > 0 { throw ExitCode(ExitStatus.differs) }
     }
 
-    /// With --json: `stipple test --accept REPORT [--golden G] NAME` (works from a CI artifact);
-    /// without, or for a failure against another driver's golden: `stipple test DIR [--golden G]
-    /// --filter NAME --record failed`.
+    /// With --json: `stipple test --accept REPORT [--golden G] [--output O] NAME` (works from a
+    /// CI artifact); without, or for a failure against another driver's golden: `stipple test DIR
+    /// [--golden G] [--output O] --filter NAME --record failed` (the run's own folders).
     func acceptCommandMaker(dir: String, goldenDir: String) -> @Sendable (GoldenCaseResult) -> String? {
         let json = self.json, golden = self.golden, output = self.output
         let primitive = self.primitive.map { " --primitive \($0.rawValue)" } ?? ""
         return { r in
             let w = TestCommand.shellWord
             let g = golden.map { " --golden \(w($0))" } ?? ""
+            let o = output.map { " --output \(w($0))" } ?? ""
             // A failure against another driver's golden is accepted by recording this driver's
             // own (--accept refuses it: it would not change the golden that failed).
             let crossDriver = r.verdict == .failed && r.goldenDriver.map { $0 != r.driver.shortName } == true
             if let json, !crossDriver {
-                return "stipple test --accept \(w(json))\(g)\(output.map { " --output \(w($0))" } ?? "") \(w(r.name))"
+                return "stipple test --accept \(w(json))\(g)\(o) \(w(r.name))"
             }
-            return "stipple test \(w(dir))\(g)\(primitive) --filter \(w(r.name)) --record failed"
+            return "stipple test \(w(dir))\(g)\(o)\(primitive) --filter \(w(r.name)) --record failed"
         }
     }
 

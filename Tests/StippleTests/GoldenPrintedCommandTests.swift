@@ -4,7 +4,8 @@ import Stipple
 import XCTest
 
 /// Every command `stipple test` prints runs as printed, through a shell: the accept command
-/// of a FAIL, MISSING or NO GOLDEN line (then the case passes), and the bisect command of a
+/// of a FAIL, MISSING or NO GOLDEN line (then the case passes; it names the run's own output
+/// folder), and the bisect command of a
 /// FAIL line (with the whole tolerance, the cross-driver P of 32 + 0.1 % included).
 final class GoldenPrintedCommandTests: XCTestCase {
     /// The command after `marker` in `line`, up to the next "; " that starts another clause.
@@ -38,7 +39,9 @@ final class GoldenPrintedCommandTests: XCTestCase {
                 XCTAssertEqual(bisect.status, 0, "\(line)\n\(bisect.stdout)\(bisect.stderr)")
             }
             for line in lines {
-                let accepted = try runPrinted(try command(line, after: "; to accept: "), in: f.root)
+                let printed = try command(line, after: "; to accept: ")
+                XCTAssertTrue(printed.contains(" --output "), "the run's own output folder: \(printed)")
+                let accepted = try runPrinted(printed, in: f.root)
                 XCTAssertEqual(accepted.status, 0, "\(line)\n\(accepted.stdout)\(accepted.stderr)")
             }
             let after = try f.test(ci: true)
