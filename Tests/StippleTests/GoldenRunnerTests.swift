@@ -31,7 +31,7 @@ final class GoldenRunnerTests: XCTestCase {
             XCTAssertTrue(line.contains("max channel diff"), line)
             XCTAssertTrue(line.contains("→ \(f.output.path)/\(name)/diff.png; "), line)
             // Every FAIL line says how to accept this one case.
-            XCTAssertTrue(line.contains("; to accept: stipple test \(f.scripts.path) --filter \(name) --record failed; "), line)
+            XCTAssertTrue(line.contains("; to accept: stipple test \(f.scripts.path) --output \(f.output.path) --filter \(name) --record failed; "), line)
             // And how to find the draw entry that departs from the golden; the command runs.
             let bisect = try XCTUnwrap(line.components(separatedBy: "; to find the draw entry that departs: ").last)
             XCTAssertTrue(bisect.hasPrefix("stipple bisect \(f.scripts.path)/\(name).json --golden "), line)
@@ -45,7 +45,7 @@ final class GoldenRunnerTests: XCTestCase {
         }
         let missing = try XCTUnwrap(GoldenTestFolder.line(run, "MISSING missing: "), run.stdout)
         XCTAssertTrue(missing.contains("CI=true"), missing)
-        XCTAssertTrue(missing.hasSuffix("; to accept: stipple test \(f.scripts.path) --filter missing --record failed"), missing)
+        XCTAssertTrue(missing.hasSuffix("; to accept: stipple test \(f.scripts.path) --output \(f.output.path) --filter missing --record failed"), missing)
         XCTAssertFalse(FileManager.default.fileExists(atPath: f.golden.appendingPathComponent("missing.\(driver).points.png").path),
                        "CI records nothing")
         XCTAssertEqual(GoldenTestFolder.lines(run).last, "1 passed, 3 failed, 1 missing")
@@ -117,7 +117,7 @@ final class GoldenRunnerTests: XCTestCase {
         XCTAssertEqual(GoldenTestFolder.line(run, "NO GOLDEN pass"),
                        "NO GOLDEN pass: no points golden for \(me); goldens exist for \(other) (each driver places "
                        + "points its own way, so points goldens are per driver; quads goldens are shared across drivers: "
-                       + "--primitive quads, or \"primitive\": \"quads\" in stipple-test.json); to accept: stipple test \(f.scripts.path) --filter pass --record failed")
+                       + "--primitive quads, or \"primitive\": \"quads\" in stipple-test.json); to accept: stipple test \(f.scripts.path) --output \(f.output.path) --filter pass --record failed")
         // Quads are placed exactly on every driver: the other driver's golden stands in.
         run = try f.test(["--primitive", "quads"])
         XCTAssertEqual(run.status, 0, run.stdout)
