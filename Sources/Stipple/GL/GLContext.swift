@@ -111,17 +111,17 @@ extension GLContext {
     /// inherit that thread's priority, and the render thread that makes it current keeps its
     /// own. Where the system refuses the nice value, the context is opened all the same.
     static func made(niceness: Int32, platform: EGLPlatform) throws -> GLContext {
-        final class Outcome: @unchecked Sendable { var result: Result<GLContext, Error>? }
-        let outcome = Outcome()
+        // Written by the thread before it signals, read after the wait.
+        nonisolated(unsafe) var result: Result<GLContext, Error>?
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             _ = stp_thread_set_niceness(niceness)
-            outcome.result = Result { try GLContext(platform: platform) }
+            result = Result { try GLContext(platform: platform) }
             done.signal()
         }
         thread.name = "stipple.context"
         thread.start()
         done.wait()
-        return try outcome.result!.get()
+        return try result!.get()
     }
 }
