@@ -19,13 +19,3 @@ int stp_thread_set_niceness(int niceness) {
     return -1;
 #endif
 }
-
-int stp_thread_niceness(void) {
-#ifdef __linux__
-    errno = 0;
-    int nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
-    return errno == 0 ? nice : 0;
-#else
-    return 0;
-#endif
-}

@@ -7,7 +7,4 @@
 // where the system refuses or has no per-thread priority (errno says why).
 int stp_thread_set_niceness(int niceness);
 
-// The calling thread's nice value (0 where the system has none per thread).
-int stp_thread_niceness(void);
-
 #endif
