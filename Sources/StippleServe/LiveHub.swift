@@ -31,6 +31,9 @@ package final class Outbox: Sendable {
         if posted { wake.yield() }
     }
 
+    /// Lines waiting now.
+    var waiting: Int { lines.withLock { $0?.count ?? 0 } }
+
     /// Everything waiting, oldest first; nil once closed.
     func take() -> [String]? {
         lines.withLock { pending in
@@ -73,6 +76,12 @@ package actor LiveHub {
     }
 
     package var count: Int { clients.count }
+
+    /// Lines waiting to be sent, all clients together, and the most one client has waiting.
+    package var waiting: (total: Int, most: Int) {
+        let each = clients.values.map(\.waiting)
+        return (each.reduce(0, +), each.max() ?? 0)
+    }
 
     package func counted(added: Int = 0, refused: Int = 0) {
         strokesAdded += added

@@ -15,6 +15,9 @@ public struct ServeOptions: Sendable {
     public var cacheBytes = 256 << 20
     /// Tile renders at once.
     public var renders = 2
+    /// How long an exact tile below the top zoom may take before it is answered with its
+    /// last exact pixels, marked stale, while it is made again (nil: always wait).
+    public var staleAfter: Duration? = .milliseconds(250)
     /// Limits of one connection: a WebSocket message's bytes, and its messages a second.
     public var maxMessageBytes = 16 << 10
     public var maxMessagesPerSecond = 400

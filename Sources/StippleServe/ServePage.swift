@@ -93,11 +93,8 @@ enum ServePage {
       const finish = () => { if (!finished) { finished = true; loading--; count(); } };
       img.onload = () => {
         done(null, img);
-        const exact = new Image();
-        exact.onload = () => { img.src = exact.src; img.dataset.exact = '1'; finish(); settle(); };
-        exact.onerror = finish;
-        exact.src = url;
         img.onload = null;
+        exact(img, url, finish);
       };
       img.onerror = () => { done(null, img); finish(); };
       img.src = url + '&preview=1';
@@ -146,12 +143,29 @@ enum ServePage {
         tileVersion.set(k, c.version);
         const url = '/tiles/' + k + '.png?c=' + client + '&v=' + c.version + q, img = tile.el;
         loading++; count();
-        const exact = new Image();
-        exact.onload = () => { img.src = exact.src; loading--; count(); settle(); };
-        exact.onerror = () => { loading--; count(); settle(); };
-        exact.src = url;
+        let finished = false;
+        exact(img, url, () => { if (!finished) { finished = true; loading--; count(); settle(); } });
       }
       settle();
+    }
+
+    // A tile's exact pixels, shown once they arrive. Where the drawing changes faster than a
+    // low zoom's tile can be made again, the server answers with the tile's last exact
+    // pixels, marked stale: shown, and asked for again a little later (less often each time)
+    // while the tile is on the map.
+    function exact(img, url, finish, tries = 0) {
+      fetch(url + (tries ? '&r=' + tries : '')).then(r => {
+        if (!r.ok) throw new Error(String(r.status));
+        const stale = r.headers.get('X-Stipple-Tile') === 'stale';
+        return r.blob().then(b => {
+          const shown = img.dataset.blob;
+          img.src = img.dataset.blob = URL.createObjectURL(b);
+          if (shown) URL.revokeObjectURL(shown);
+          if (stale && img.isConnected) { setTimeout(() => exact(img, url, finish, tries + 1), Math.min(4000, 250 << tries)); return; }
+          if (!stale) img.dataset.exact = '1';
+          finish(); settle();
+        });
+      }).catch(finish);
     }
 
     // Live strokes already in the tiles shown are taken off the overlay.

@@ -20,11 +20,20 @@ struct ServedPyramid {
     private var changedWhileBuilding: [ServedDrawing.Box?] = []
     /// Tiles below the top zoom whose file is out of date: one bit a quadrant (bit 2·dy + dx).
     private var dirty: [ServedTiles.Key: UInt8] = [:]
-    /// The quadrants each remake in progress took (by its number), and whether the drawing
-    /// changed under it since. A remake's file is written on the actor that holds this, so a
-    /// change never comes between the test and the write, and a tile is never written by a
-    /// remake the drawing changed under.
+    /// The quadrants each remake in progress took (by its number), and whether the whole
+    /// drawing changed under it since (its pixels are then not written). A remake's file is
+    /// written on the actor that holds this, so a change never comes between the test and the
+    /// write.
+    ///
+    /// A change over part of the drawing while a tile is made again does not stop its file
+    /// being written: each quadrant it makes shows the drawing at least as it was when the
+    /// remake began, and the change marks the quadrants it touched again (`changed`), so
+    /// the file is never taken for up to date where it is not. Under strokes that land
+    /// faster than a low zoom's tiles can be made, each remake still moves its file on.
     private var taken: [Int: (key: ServedTiles.Key, quadrants: UInt8, outdated: Bool)] = [:]
+    /// The latest remake (by number) whose file was written, each tile: an earlier remake
+    /// that ends after it does not write over it.
+    private var written: [ServedTiles.Key: Int] = [:]
     /// Who waits for the pyramid to be whole (or to fail).
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
@@ -46,8 +55,13 @@ struct ServedPyramid {
 
     /// The file's bytes when it holds the tile as the drawing is now.
     func upToDate(_ key: ServedTiles.Key) -> [UInt8]? {
-        guard dirty[key] == nil, !taken.values.contains(where: { $0.key == key }), let path = file(key),
-              let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard dirty[key] == nil, !taken.values.contains(where: { $0.key == key }) else { return nil }
+        return lastMade(key)
+    }
+
+    /// The file's bytes, up to date or not: the tile's last exact pixels.
+    func lastMade(_ key: ServedTiles.Key) -> [UInt8]? {
+        guard let path = file(key), let data = FileManager.default.contents(atPath: path) else { return nil }
         return [UInt8](data)
     }
 
@@ -112,10 +126,11 @@ struct ServedPyramid {
     }
 
     /// Begins remaking `key` (remake number `token`): the quadrants changed since its file was
-    /// written, or all four when it has none. They count as being made from here on (the file
-    /// is not up to date meanwhile); a change meanwhile marks them anew.
+    /// written, with those other remakes of it in progress took (the file does not hold them
+    /// yet), or all four when it has none. They count as being made from here on (the file
+    /// is not up to date meanwhile); a change meanwhile marks what it touches anew.
     mutating func beginRemake(_ key: ServedTiles.Key, token: Int) -> Remake {
-        let bits = dirty.removeValue(forKey: key) ?? 0
+        let bits = taken.values.filter { $0.key == key }.reduce(dirty.removeValue(forKey: key) ?? 0) { $0 | $1.quadrants }
         let path = file(key)
         let exists = path.map { FileManager.default.fileExists(atPath: $0) } ?? false
         let remake = Remake(quadrants: exists ? bits : Self.allQuadrants, base: exists ? path : nil)
@@ -130,26 +145,23 @@ struct ServedPyramid {
         var base: String?
     }
 
-    /// The drawing changed under remake `token` (it was reading its children): what it makes
-    /// is not written, and the quadrants it took are marked again for the next.
-    mutating func outdated(_ token: Int) {
-        guard let t = taken[token], !t.outdated else { return }
-        dirty[t.key, default: 0] |= t.quadrants
-        taken[token]?.outdated = true
-    }
-
-    /// Remake `token` made its tile: written as the file unless the drawing changed under it
-    /// (here, so that no change comes between the test and the write).
-    mutating func made(_ token: Int, _ png: [UInt8]) {
-        guard let t = taken[token] else { return }
-        if !t.outdated, let path = file(t.key) { Self.write(png, to: path) }
-        taken[token] = nil
+    /// Remake `token` made its tile: written as the file unless the whole drawing changed
+    /// under it or a later remake of the tile wrote it already (here, so that no change comes
+    /// between the test and the write).
+    /// True when the file written is the tile as the drawing is now.
+    @discardableResult
+    mutating func made(_ token: Int, _ png: [UInt8]) -> Bool {
+        guard let t = taken.removeValue(forKey: token) else { return false }
+        guard !t.outdated, token > written[t.key, default: 0], let path = file(t.key) else { return false }
+        Self.write(png, to: path)
+        written[t.key] = token
+        return dirty[t.key] == nil && !taken.values.contains { $0.key == t.key }
     }
 
     /// Remake `token` ended without making its tile: the quadrants it took are marked again.
     mutating func failed(_ token: Int) {
-        outdated(token)
-        taken[token] = nil
+        guard let t = taken.removeValue(forKey: token), !t.outdated else { return }
+        dirty[t.key, default: 0] |= t.quadrants
     }
 
     /// Writes a tile's PNG as its file `path` (whole, then renamed into place).

@@ -173,10 +173,12 @@ public final class StippleServer: Sendable {
             // The server's own figures, for whoever holds the token (the load bench reads them).
             guard self.hasToken(request) else { return ServeSecurity.refused(.unauthorized, "the figures need the token") }
             let f = await self.tiles.statistics
-            let (queued, running) = (await self.tiles.queued, await self.tiles.running)
+            let (queued, running, begun) = (await self.tiles.queued, await self.tiles.running, await self.tiles.begun)
             let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
-            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
-                + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"clients":\#(clients),"#
+            let waiting = await self.hub.waiting
+            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
+                + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"begun":\#(begun),"clients":\#(clients),"#
+                + #""linesWaiting":\#(waiting.total),"mostLinesWaiting":\#(waiting.most),"#
                 + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())}"#
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: json)))
@@ -201,9 +203,9 @@ public final class StippleServer: Sendable {
             let watch = ClientGone.whenGone(context.channel) { Task { await tiles.abandon(key, client: client, request: request) } }
             defer { watch.end() }
             do {
-                let (png, exact) = try await tiles.answer(key, client: client, seq: seq, request: request)
+                let (png, kind) = try await tiles.answer(key, client: client, seq: seq, request: request, staleAfter: self.options.staleAfter)
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache",
-                                                       HTTPField.Name("X-Stipple-Tile")!: exact ? "exact" : "preview"],
+                                                       HTTPField.Name("X-Stipple-Tile")!: kind.rawValue],
                                 body: .init(byteBuffer: ByteBuffer(bytes: png)))
             } catch is CancellationError {
                 return ServeSecurity.refused(.gone, "the tile left the view before it was drawn")

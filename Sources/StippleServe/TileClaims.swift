@@ -12,7 +12,9 @@ struct TileClaims {
     final class Job: Sendable {
         /// The tile's PNG, and its pixels when exact (they feed the previews of its descendants).
         let task: Task<(png: [UInt8], image: Image?), Error>
-        init(task: Task<(png: [UInt8], image: Image?), Error>) { self.task = task }
+        /// The job's number.
+        let token: Int
+        init(token: Int, task: Task<(png: [UInt8], image: Image?), Error>) { self.token = token; self.task = task }
     }
 
     struct Claims {
@@ -52,9 +54,21 @@ struct TileClaims {
         return claims.job
     }
 
-    mutating func add(_ key: ServedTiles.Key, _ job: Job, token: Int, client: Int, request: Int?) {
-        current[key] = Claims(job: job, token: token, clients: [client: 1])
-        if let request { joined[request] = token }
+    mutating func add(_ key: ServedTiles.Key, _ job: Job, client: Int, request: Int?) {
+        current[key] = Claims(job: job, token: job.token, clients: [client: 1])
+        if let request { joined[request] = job.token }
+    }
+
+    /// Adds a claim by `client` on job `token`, current or orphan; false when it has none to
+    /// add to (it ended, or started and runs to its end whoever waits).
+    mutating func claim(_ token: Int, client: Int) -> Bool {
+        if let key = current.first(where: { $0.value.token == token })?.key {
+            current[key]?.clients[client, default: 0] += 1
+            return true
+        }
+        guard orphans[token] != nil else { return false }
+        orphans[token]?.claims.clients[client, default: 0] += 1
+        return true
     }
 
     mutating func requestEnded(_ request: Int) { joined[request] = nil }
@@ -72,16 +86,13 @@ struct TileClaims {
     }
 
     /// The drawing changed over the tiles `touched` says: their jobs that began are taken out
-    /// (stale). Returns their numbers.
-    mutating func changed(_ touched: (ServedTiles.Key) -> Bool) -> [Int] {
-        var tokens: [Int] = []
+    /// (stale).
+    mutating func changed(_ touched: (ServedTiles.Key) -> Bool) {
         for (key, claims) in current where (claims.started || claims.began) && touched(key) {
             current[key] = nil
             stale.insert(ObjectIdentifier(claims.job))
             if !claims.started { orphans[claims.token] = (key, claims) }
-            tokens.append(claims.token)
         }
-        return tokens
     }
 
     /// Every tile a job waits for, current or orphan.

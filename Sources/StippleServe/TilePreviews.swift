@@ -29,6 +29,32 @@ struct TilePreviews {
 
     mutating func setOverview(_ image: Image) { overview = image }
 
+    /// Where the overview is out of date: canvas boxes, none overlapping another.
+    private var staleBoxes: [ServedDrawing.Box] = []
+
+    /// The drawing changed over `box`: the overview is to be drawn again there.
+    mutating func overviewChanged(_ box: ServedDrawing.Box) {
+        var merged = box
+        // A box overlapping others takes them in (until none overlaps it).
+        while let i = staleBoxes.firstIndex(where: { $0.intersects(merged) }) { merged = merged.union(staleBoxes.remove(at: i)) }
+        staleBoxes.append(merged)
+    }
+
+    /// The patches that bring the overview up to date, taken (none are left stale): for each
+    /// changed box, the canvas pixels to draw (on the overview's pixel grid), the view that
+    /// draws them at its scale, and where they go in it.
+    mutating func takeStale() -> [(box: ServedDrawing.Box, view: View, origin: (x: Int, y: Int))] {
+        let unit = 1 << (tiles.topZoom - overviewZoom)
+        defer { staleBoxes = [] }
+        return staleBoxes.compactMap { box in
+            let x0 = max(0, box.x0) / unit * unit, y0 = max(0, box.y0) / unit * unit
+            let x1 = min(tiles.width, box.x1), y1 = min(tiles.height, box.y1)
+            guard x1 > x0, y1 > y0, let view = try? View(x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: 1 / Double(unit),
+                                                           canvasWidth: tiles.width, canvasHeight: tiles.height) else { return nil }
+            return (ServedDrawing.Box(x0: x0, y0: y0, x1: x1, y1: y1), view, (x0 / unit, y0 / unit))
+        }
+    }
+
     /// Lays `patch` (the view of canvas pixels `box` at the overview's scale) into the overview.
     mutating func patchOverview(_ patch: Image, at box: (x: Int, y: Int)) {
         guard var o = overview else { return }
@@ -55,14 +81,17 @@ struct TilePreviews {
         for key in pixels.keys where drop(key) { bytes -= pixels.removeValue(forKey: key)!.image.pixels.count }
     }
 
+    /// Tile `key`'s exact pixels, when they are kept.
+    mutating func exact(_ key: ServedTiles.Key) -> Image? {
+        guard let kept = pixels[key] else { return nil }
+        tick += 1
+        pixels[key]?.used = tick
+        return kept.image
+    }
+
     /// A preview of `key` from what is at hand; nil when nothing is (no overview yet).
     mutating func preview(_ key: ServedTiles.Key) -> Image? {
-        let exact = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
-        if let own = pixels[exact] {
-            tick += 1
-            pixels[exact]?.used = tick
-            return own.image
-        }
+        if let own = exact(ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)) { return own }
         for d in 1...max(1, min(key.z, 8)) where d <= key.z {
             let up = ServedTiles.Key(z: key.z - d, x: key.x >> d, y: key.y >> d, preview: false)
             if let ancestor = pixels[up]?.image {

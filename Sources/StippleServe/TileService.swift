@@ -14,6 +14,13 @@ final class TileWorkers: TaskExecutor, Sendable {
     }
 }
 
+/// What a tile's answer holds: its exact pixels, a preview, or its last exact pixels while
+/// the drawing changes faster there than the tile can be made again (`stale`: to be asked for
+/// again).
+package enum TileKind: String, Sendable {
+    case exact, preview, stale
+}
+
 /// Tiles of the served drawing, rendered on demand: a cache bounded in bytes, one render
 /// for any number of requests for the same tile, a few renders at once (`RenderSlots`), and
 /// renders nobody waits for any more dropped before they start.
@@ -31,6 +38,9 @@ package actor TileService {
         /// Tiles below the top zoom made again from their children after a change, and the
         /// quadrants made (the others are kept from the tile as it was).
         package var fromChildren = 0, quadrantsMade = 0
+        /// Exact tiles answered with their last exact pixels (`TileKind.stale`), and tiles
+        /// below the top zoom made again whoever waits (`carry`).
+        package var stale = 0, carried = 0
         package var pyramidReady = false
     }
 
@@ -52,8 +62,7 @@ package actor TileService {
     private var viewSeq: [Int: Int] = [:]
     private var figures = Figures()
     private var previews: TilePreviews
-    /// The overview's pixels to draw again (canvas pixels), and whether that is under way.
-    private var staleOverview: ServedDrawing.Box?
+    /// Whether the overview is being drawn again where the drawing changed.
     private var patching = false
     /// The drawing's whole pyramid, written in the background at the start as `render
     /// --pyramid --layout xyz` writes one (a fraction of the time tiles asked for one by one
@@ -135,6 +144,11 @@ package actor TileService {
                 for q in 0..<4 where remake.quadrants & (1 << q) != 0 {
                     let child = ServedPyramid.child(key, q)
                     guard tiles.view(child) != nil else { continue }
+                    // A child's exact pixels at hand need no PNG decoded.
+                    if let image = await self.exactPixels(child) {
+                        children[q / 2][q % 2] = image
+                        continue
+                    }
                     group.addTask {
                         let (png, _) = try await self.answer(child, client: claimant)
                         return (q, try PNGFile.decode(png, name: "tile \(child)").image)
@@ -149,10 +163,13 @@ package actor TileService {
         try Task.checkCancellation()
         guard let image = tiles.parent(key, children: children, over: base) else { return nil }
         let png = try image.pngData()
-        await keepRemade(token, png, quadrants: remake.quadrants.nonzeroBitCount)
+        await keepRemade(key, token, png, image, quadrants: remake.quadrants.nonzeroBitCount)
         made = true
         return (png, image)
     }
+
+    /// A tile's exact pixels when they are at hand, as the drawing is now.
+    private func exactPixels(_ key: ServedTiles.Key) -> Image? { previews.exact(key) }
 
     private var pyramidReady: Bool { pyramid.ready }
     private func upToDate(_ key: ServedTiles.Key) -> [UInt8]? { pyramid.upToDate(key) }
@@ -162,8 +179,10 @@ package actor TileService {
         claims.began(key, token: token)
         return pyramid.beginRemake(key, token: token)
     }
-    private func keepRemade(_ token: Int, _ png: [UInt8], quadrants: Int) {
-        pyramid.made(token, png)
+    private func keepRemade(_ key: ServedTiles.Key, _ token: Int, _ png: [UInt8], _ image: Image, quadrants: Int) {
+        // Its pixels feed the tile above's remake and its descendants' previews, while they
+        // are the tile as the drawing is.
+        if pyramid.made(token, png) { previews.keep(key, image) }
         figures.fromChildren += 1
         figures.quadrantsMade += quadrants
     }
@@ -182,6 +201,8 @@ package actor TileService {
     /// Renders waiting for a slot, and renders running.
     package var queued: Int { get async { await slots.queued + previewSlots.queued } }
     package var running: Int { get async { await slots.active + previewSlots.active } }
+    /// Renders begun so far.
+    package var begun: Int { get async { await slots.started + previewSlots.started } }
 
     /// The PNG of tile `key` for `client`: from the cache, or from the job already drawing
     /// it, or from a new one. Throws `CancellationError` when the tile's job was dropped.
@@ -191,15 +212,19 @@ package actor TileService {
 
     /// The tile's PNG, and whether it holds the exact pixels (a preview request may be
     /// answered with them when they are at hand).
-    package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil, request: Int? = nil) async throws
-        -> (png: [UInt8], exact: Bool) {
+    ///
+    /// With `staleAfter`, an exact tile below the top zoom whose job is not done within it is
+    /// answered with its last exact pixels (`stale` true) while the job carries on: the
+    /// drawing changes faster there than it can be made again.
+    package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil, request: Int? = nil, staleAfter: Duration? = nil)
+        async throws -> (png: [UInt8], kind: TileKind) {
         guard tiles.view(key) != nil else { throw ServeError("no such tile \(key)") }
         if let seq, seq > viewSeq[client, default: 0] { viewSeq[client] = seq }
         let exactKey = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
         if let png = pyramid.upToDate(exactKey) {
             // The pyramid's tile: the exact pixels, for a preview too.
             figures.fromPyramid += 1
-            return (png, true)
+            return (png, .exact)
         }
         // The exact tile when it is cached, for a preview too; else the tile as asked.
         for k in key.preview ? [exactKey, key] : [key] {
@@ -207,7 +232,7 @@ package actor TileService {
             tick += 1
             cache[k]?.used = tick
             figures.cached += 1
-            return (hit.bytes, !k.preview)
+            return (hit.bytes, k.preview ? .preview : .exact)
         }
         if key.preview, let image = previews.preview(key) {
             figures.previewsAtHand += 1
@@ -215,17 +240,28 @@ package actor TileService {
             let version = changes
             let png = try await Task(executorPreference: TileWorkers.shared) { try ServedTiles.padded(image).pngData() }.value
             if version == changes { store(key, png) }
-            return (png, false)
+            return (png, .preview)
         }
+        // Below the top zoom, with the pyramid whole, a tile gets here when the drawing changed
+        // under it since its file was written.
+        let staleable = staleAfter != nil && !key.preview && key.z < tiles.topZoom && pyramid.ready
         let job: TileClaims.Job
         if let joined = claims.join(key, client: client, request: request) {
             job = joined
             figures.coalesced += 1
+            // Made for a tile above until now, and asked for itself from now on.
+            if client >= 0 { Task { [slots = key.preview ? previewSlots : slots] in await slots.promote(joined.token) } }
         } else {
+            if staleable, carried.count >= Self.carryLimit, let last = pyramid.lastMade(exactKey) {
+                // As many tiles as the line can take are being made already: the last exact
+                // pixels at once, no new work.
+                figures.stale += 1
+                return (last, .stale)
+            }
             let slots = key.preview ? previewSlots : self.slots
             let below = !key.preview && key.z < tiles.topZoom && pyramid.folder != nil
             let token = claims.newToken()
-            job = TileClaims.Job(task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
+            job = TileClaims.Job(token: token, task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
                 if below {
                     // Below the top zoom, an exact tile comes from the pyramid: once it is
                     // whole, as its file, made again where the drawing changed. While it is
@@ -234,7 +270,7 @@ package actor TileService {
                     if let png = await self.upToDate(key) { return (png, nil) }
                     if let made = try await self.remade(key, token: token) { return made }
                 }
-                try await slots.acquire()
+                try await slots.acquire(id: token, urgent: client >= 0)
                 defer { Task { await slots.release() } }
                 await self.markStarted(key, token: token)
                 // Its last claim may have ended between the slot and the mark (both on the
@@ -247,18 +283,65 @@ package actor TileService {
                     : try await renderer.render(scene, frame: frame, view: view))
                 return (try image.pngData(), key.preview ? nil : image)
             })
-            claims.add(key, job, token: token, client: client, request: request)
+            claims.add(key, job, client: client, request: request)
+            if staleable { carry(key, job) }
         }
         defer { if let request { claims.requestEnded(request) } }
-        do {
-            let (bytes, image) = try await job.task.value
+        let result: Result<(png: [UInt8], image: Image?), Error>
+        if staleable, let staleAfter {
+            guard let done = await job.task.result(within: staleAfter) else {
+                guard let last = pyramid.lastMade(exactKey) else { return try await awaited(key, job: job) }  // none yet: wait
+                // The last exact pixels; the job goes on for its other claims (the carrier's).
+                figures.stale += 1
+                release(key, client: client, all: false, token: job.token)
+                return (last, .stale)
+            }
+            result = done
+        } else {
+            result = await job.task.result
+        }
+        return try answered(key, job: job, result)
+    }
+
+    private func awaited(_ key: ServedTiles.Key, job: TileClaims.Job) async throws -> (png: [UInt8], kind: TileKind) {
+        try answered(key, job: job, await job.task.result)
+    }
+
+    private func answered(_ key: ServedTiles.Key, job: TileClaims.Job, _ result: Result<(png: [UInt8], image: Image?), Error>) throws
+        -> (png: [UInt8], kind: TileKind) {
+        switch result {
+        case let .success((bytes, image)):
             finished(key, job: job, bytes: bytes, image: image)
-            return (bytes, !key.preview)
-        } catch {
+            return (bytes, key.preview ? .preview : .exact)
+        case let .failure(error):
             finished(key, job: job, bytes: nil, image: nil)
             throw error
         }
     }
+
+    /// Tiles below the top zoom being made again, under a claim of their own, whoever waits:
+    /// a request that cannot wait for one is answered with the tile's last exact pixels and
+    /// asks again later. At most `carryLimit` at once: where the drawing changes faster than
+    /// its low zooms can be made, the work put in line stays bounded (requests for other
+    /// changed tiles meanwhile are answered with their last exact pixels, no work begun), and
+    /// none is wasted (a tile begun is finished).
+    private var carried: [Int: ServedTiles.Key] = [:]
+    static let carryLimit = 4
+    /// The claimant of the tiles carried.
+    private static let carrier = Int.min
+
+    private func carry(_ key: ServedTiles.Key, _ job: TileClaims.Job) {
+        guard claims.claim(job.token, client: Self.carrier) else { return }
+        carried[job.token] = key
+        figures.carried += 1
+        Task { await self.carriedEnded(key, job: job, result: await job.task.result) }
+    }
+
+    private func carriedEnded(_ key: ServedTiles.Key, job: TileClaims.Job, result: Result<(png: [UInt8], image: Image?), Error>) {
+        carried[job.token] = nil
+        _ = try? answered(key, job: job, result)
+    }
+
 
     /// A request for `key` by `client` ended before its answer (its connection closed).
     /// With the request's number (`answer`'s), only the claim that request made ends.
@@ -299,39 +382,35 @@ package actor TileService {
         }
         previews.forget { key in box.map { tiles.box(key).intersects($0) } ?? true }
         pyramid.changed(box)
-        let whole = ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height)
-        staleOverview = staleOverview.map { $0.union(box ?? whole) } ?? (box ?? whole)
+        previews.overviewChanged(box ?? ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height))
         patchOverview()
-        // Jobs that began reading the drawing are left to their waiters; a tile being made
-        // again is not written (its quadrants are marked for the next).
-        for token in claims.changed({ key in box.map { tiles.box(key).intersects($0) } ?? true }) { pyramid.outdated(token) }
+        // Jobs that began reading the drawing are left to their waiters (a tile being made
+        // again still writes its file: the change marked the quadrants it touched).
+        claims.changed { key in box.map { tiles.box(key).intersects($0) } ?? true }
     }
 
-    /// Draws the overview again where the drawing changed, one patch at a time (changes
-    /// that come meanwhile join the next).
+    /// Draws the overview again where the drawing changed: each changed box a patch of its
+    /// own, a few milliseconds each (changes that come meanwhile wait for the next round).
+    /// Never the union of the changes: strokes landing all over a large drawing would make
+    /// that the whole drawing, seconds of the render thread that exact tiles wait behind.
     private func patchOverview() {
-        guard !patching, previews.overview != nil, let box = staleOverview else { return }
-        staleOverview = nil
+        guard !patching, previews.overview != nil else { return }
+        let patches = previews.takeStale()
+        guard !patches.isEmpty else { return }
         patching = true
-        let k = tiles.topZoom - previews.overviewZoom
-        let unit = 1 << k
-        let x0 = max(0, box.x0) / unit * unit, y0 = max(0, box.y0) / unit * unit
-        let x1 = min(tiles.width, box.x1), y1 = min(tiles.height, box.y1)
-        guard x1 > x0, y1 > y0, let view = try? View(x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: 1 / Double(unit),
-                                                       canvasWidth: tiles.width, canvasHeight: tiles.height) else {
-            patching = false
-            return
-        }
         let (drawing, renderer) = (self.drawing, self.renderer)
         Task(executorPreference: TileWorkers.shared) {
-            let (scene, frame, _) = await drawing.snapshot(touching: ServedDrawing.Box(x0: x0, y0: y0, x1: x1, y1: y1))
-            let patch = try? await renderer.renderPreview(scene, frame: frame, view: view)
-            await self.patched(patch, at: (x0 / unit, y0 / unit))
+            for p in patches {
+                let (scene, frame, _) = await drawing.snapshot(touching: p.box)
+                if let patch = try? await renderer.renderPreview(scene, frame: frame, view: p.view) { await self.patched(patch, at: p.origin) }
+            }
+            await self.patchesDone()
         }
     }
 
-    private func patched(_ patch: Image?, at origin: (x: Int, y: Int)) {
-        if let patch { previews.patchOverview(patch, at: origin) }
+    private func patched(_ patch: Image, at origin: (x: Int, y: Int)) { previews.patchOverview(patch, at: origin) }
+
+    private func patchesDone() {
         patching = false
         patchOverview()
     }

@@ -151,4 +151,103 @@ final class ServedPyramidTests: XCTestCase {
         let made = await f.tiles.statistics
         XCTAssertGreaterThan(made.fromChildren, 0, "\(made)")
     }
+
+    /// A remake the drawing changed under (in part) still writes its file, and the quadrant
+    /// the change touched stays marked; a remake that begins while another of the same tile
+    /// is under way takes that one's quadrants too, and the earlier one, ending last, does
+    /// not write over the later.
+    func testARemakeWritesWhatItMadeAndKeepsWhatChangedSinceMarked() throws {
+        let dir = try TestSupport.temporaryDirectory(self, "pyramid-remake-state")
+        let layout = ServedTiles(width: 2048, height: 1280)
+        var pyramid = ServedPyramid(tiles: layout, folder: dir.path)
+        _ = pyramid.built(true)
+        let key = ServedTiles.Key(z: 2, x: 0, y: 0, preview: false)
+        ServedPyramid.write([1], to: pyramid.file(key)!)
+        XCTAssertEqual(pyramid.upToDate(key), [1])
+        // The tile is canvas pixels 0..<512 each way, a quadrant 256. Quadrant 0 (top left)
+        // changes; remake 1 takes it.
+        pyramid.changed(ServedDrawing.Box(x0: 10, y0: 10, x1: 20, y1: 20))
+        XCTAssertNil(pyramid.upToDate(key))
+        XCTAssertEqual(pyramid.beginRemake(key, token: 1).quadrants, 0b0001)
+        // Quadrant 3 (bottom right) changes while it runs: the file is written, not up to date.
+        pyramid.changed(ServedDrawing.Box(x0: 300, y0: 300, x1: 310, y1: 310))
+        pyramid.made(1, [2])
+        XCTAssertEqual(pyramid.lastMade(key), [2], "what the remake made is kept")
+        XCTAssertNil(pyramid.upToDate(key), "the change since is still to be made")
+        // Remake 2 takes quadrant 3; quadrant 0 changes again and remake 3 begins while 2 runs:
+        // it takes 0 and 2's 3.
+        XCTAssertEqual(pyramid.beginRemake(key, token: 2).quadrants, 0b1000)
+        pyramid.changed(ServedDrawing.Box(x0: 10, y0: 10, x1: 20, y1: 20))
+        XCTAssertEqual(pyramid.beginRemake(key, token: 3).quadrants, 0b1001)
+        pyramid.made(3, [3])
+        pyramid.made(2, [4])
+        XCTAssertEqual(pyramid.lastMade(key), [3], "the earlier remake, ending last, writes nothing")
+        XCTAssertEqual(pyramid.upToDate(key), [3])
+        // A remake that fails gives its quadrants back; one the whole drawing changed under
+        // writes nothing.
+        pyramid.changed(ServedDrawing.Box(x0: 10, y0: 300, x1: 20, y1: 310))
+        XCTAssertEqual(pyramid.beginRemake(key, token: 4).quadrants, 0b0100)
+        pyramid.failed(4)
+        XCTAssertEqual(pyramid.beginRemake(key, token: 5).quadrants, 0b0100)
+        pyramid.changed(nil)
+        pyramid.made(5, [5])
+        XCTAssertNil(pyramid.lastMade(key), "every file went with the change")
+    }
+
+    /// With a time limit, a low-zoom tile whose remake takes longer is answered at once with
+    /// its last exact pixels, marked stale; the remake carries on, and the tile is then exact.
+    func testASlowTileIsAnsweredWithItsLastExactPixelsAndMadeMeanwhile() async throws {
+        let f = try await fixture("pyramid-stale", renders: 1)
+        let top = ServedTiles.Key(z: 0, x: 0, y: 0, preview: false)
+        let old = try await f.tiles.tile(top, client: 1)
+        // Strokes under every quadrant of the tiles above: 16 top tiles to draw again.
+        for (i, (x, y)) in [(240, 240), (752, 240), (240, 752), (752, 752)].enumerated() {
+            try await Self.stroke(f, i + 1, x: x, y: y, dx: 30, dy: 30)
+        }
+        let (png, kind) = try await f.tiles.answer(top, client: 1, staleAfter: .milliseconds(1))
+        XCTAssertEqual(kind, .stale)
+        XCTAssertEqual(png, old, "the last exact pixels")
+        let stale = await f.tiles.statistics.stale
+        XCTAssertEqual(stale, 1)
+        // The remake goes on with nobody waiting (four tiles at zoom 2, one at zoom 1, the
+        // tile): it becomes the pyramid's, up to date.
+        var made = false
+        for _ in 0..<800 where !made {
+            try await Task.sleep(for: .milliseconds(25))
+            made = await f.tiles.statistics.fromChildren >= 6
+        }
+        let figures = await f.tiles.statistics
+        XCTAssertTrue(made, "the remake carried on: \(figures)")
+        let (now, nowKind) = try await f.tiles.answer(top, client: 1, staleAfter: .milliseconds(1))
+        XCTAssertEqual(nowKind, .exact)
+        Self.same(try PNGFile.decode(now).image.pixels, try await expected(f, top), "the tile once made")
+    }
+
+    /// No more than a few changed tiles below the top zoom are made at once: past them, a
+    /// request is answered with the last exact pixels and no work begins.
+    func testChangedTilesMadeAtOnceAreBounded() async throws {
+        let f = try await fixture("pyramid-carried", renders: 1)
+        // A stroke in each zoom-2 tile (512 canvas pixels square).
+        let keys = (0..<3).flatMap { y in (0..<4).map { x in ServedTiles.Key(z: 2, x: x, y: y, preview: false) } }
+        for (i, k) in keys.enumerated() { try await Self.stroke(f, i + 1, x: k.x * 512 + 240, y: k.y * 512 + 240, dx: 30, dy: 30) }
+        for k in keys {
+            let kind = try await f.tiles.answer(k, client: 1, staleAfter: .milliseconds(1)).kind
+            XCTAssertEqual(kind, .stale, "tile \(k)")
+        }
+        let first = await f.tiles.statistics
+        XCTAssertEqual(first.carried, TileService.carryLimit, "\(first)")
+        XCTAssertEqual(first.stale, keys.count)
+        // Once those are made, the others are taken up as they are asked for, and every tile
+        // ends exact.
+        for k in keys {
+            var answer = try await f.tiles.answer(k, client: 1, staleAfter: .milliseconds(1))
+            for _ in 0..<400 where answer.kind == .stale {
+                try await Task.sleep(for: .milliseconds(25))
+                answer = try await f.tiles.answer(k, client: 1, staleAfter: .milliseconds(1))
+            }
+            Self.same(try PNGFile.decode(answer.png).image.pixels, try await expected(f, k), "tile \(k)")
+        }
+        let last = await f.tiles.statistics
+        XCTAssertEqual(last.carried, keys.count, "each made once: \(last)")
+    }
 }

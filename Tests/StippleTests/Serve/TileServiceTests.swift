@@ -99,7 +99,7 @@ final class TileServiceTests: XCTestCase {
         try await Task.sleep(for: .milliseconds(5))
         await tiles.abandon(key, client: 1, request: 101)
         let answered = try await retry.value
-        XCTAssertTrue(answered.exact, "the retry is answered")
+        XCTAssertEqual(answered.kind, .exact, "the retry is answered")
         _ = try? await first.value
         // Alone, a request whose connection closes drops the tile's render before it starts.
         let busy = Task { try await tiles.tile(ServedTiles.Key(z: 3, x: 7, y: 4, preview: false), client: 2) }
@@ -189,4 +189,46 @@ final class TileServiceTests: XCTestCase {
         XCTAssertEqual(after.rendered, before.rendered + 1, "only the changed tile")
         XCTAssertEqual(after.cached, before.cached + 1, "the far tile from the cache")
     }
+
+    /// Renders someone asked for go before those made for another tile's sake, however long
+    /// those have waited; one asked for while it waits moves up.
+    func testAskedForRendersGoFirst() async throws {
+        let slots = RenderSlots(count: 1)
+        try await slots.acquire(id: 0)
+        let order = OrderLog()
+        var waiters: [Task<Void, Error>] = []
+        for (id, urgent) in [(1, false), (2, false), (3, true), (4, false)] {
+            waiters.append(Task {
+                try await slots.acquire(id: id, urgent: urgent)
+                await order.add(id)
+                await slots.release()
+            })
+            while await slots.queued < id { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        await slots.promote(4)
+        await slots.release()
+        for w in waiters { try await w.value }
+        let seen = await order.ids
+        XCTAssertEqual(seen, [3, 4, 1, 2])
+    }
+
+    /// The overview is drawn again box by box where the drawing changed, never as the union
+    /// of boxes far apart (strokes all over a large drawing would make that all of it).
+    func testTheOverviewIsPatchedWhereItChanged() {
+        var previews = TilePreviews(tiles: ServedTiles(width: 16384, height: 16384), limit: 1 << 20)
+        previews.overviewChanged(ServedDrawing.Box(x0: 100, y0: 100, x1: 400, y1: 300))
+        previews.overviewChanged(ServedDrawing.Box(x0: 15000, y0: 15000, x1: 15600, y1: 15300))
+        previews.overviewChanged(ServedDrawing.Box(x0: 350, y0: 250, x1: 500, y1: 600))
+        let patches = previews.takeStale()
+        XCTAssertEqual(patches.map(\.box), [ServedDrawing.Box(x0: 15000, y0: 15000, x1: 15600, y1: 15300),
+                                             ServedDrawing.Box(x0: 96, y0: 96, x1: 500, y1: 600)],
+                       "overlapping boxes joined, on the overview's pixel grid (8 canvas pixels)")
+        XCTAssertEqual(patches.map(\.origin.x), [1875, 12])
+        XCTAssertTrue(previews.takeStale().isEmpty)
+    }
+}
+
+private actor OrderLog {
+    var ids: [Int] = []
+    func add(_ id: Int) { ids.append(id) }
 }
