@@ -9,13 +9,20 @@ final class ServeLoad: @unchecked Sendable {
     // Unchecked: the recorded figures are guarded by `lock`; the rest is set in init.
     let port: Int, token: String, side: Int, topZoom: Int, seed: UInt64
     private let lock = NSLock()
-    private var preview: [Double] = [], exact: [Double] = [], seen: [Double] = []
+    /// Request to answer: previews; exact tiles' first answers (exact or stale); and from the
+    /// first request to the exact pixels, stale answers and asking again included.
+    private var preview: [Double] = [], firstExact: [Double] = [], exact: [Double] = [], seen: [Double] = []
+    /// Exact tiles answered with their last exact pixels, and those still stale when their
+    /// viewer moved on.
+    private var staleAnswers = 0, leftStale = 0
     private var errors = 0
     /// The errors by kind, and the first of each kind as it was seen.
     private var errorKinds: [String: (count: Int, first: String)] = [:]
     private var peakRSS = 0.0
     /// The server's memory a minute into the load (the soak's baseline: caches full by then).
     private var minuteRSS = 0.0
+    /// The most lines the server had waiting to go out to its WebSocket clients, all together.
+    private var peakWaiting = 0.0
     private var mostQueued = 0
     private let epoch = ContinuousClock.now
 
@@ -30,10 +37,17 @@ final class ServeLoad: @unchecked Sendable {
 
     private func record(_ f: () -> Void) { lock.lock(); f(); lock.unlock() }
 
-    func results() -> (preview: [Double], exact: [Double], seen: [Double], errors: Int, peakRSS: Double, mostQueued: Int,
-                       minuteRSS: Double, errorKinds: [String: (count: Int, first: String)]) {
+    struct Results {
+        var preview: [Double], firstExact: [Double], exact: [Double], seen: [Double]
+        var staleAnswers: Int, leftStale: Int, errors: Int, mostQueued: Int
+        var peakRSS: Double, minuteRSS: Double, peakWaiting: Double
+        var errorKinds: [String: (count: Int, first: String)]
+    }
+
+    func results() -> Results {
         lock.lock(); defer { lock.unlock() }
-        return (preview, exact, seen, errors, peakRSS, mostQueued, minuteRSS, errorKinds)
+        return Results(preview: preview, firstExact: firstExact, exact: exact, seen: seen, staleAnswers: staleAnswers, leftStale: leftStale,
+                       errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, peakWaiting: peakWaiting, errorKinds: errorKinds)
     }
 
     /// Counts an error of `kind` (under the lock).
@@ -90,7 +104,8 @@ final class ServeLoad: @unchecked Sendable {
         Thread.detachNewThread { body(); group.leave() }
     }
 
-    func run(viewers: Int, drawers: Int, seconds: Double, eventsPerSecond: Double) {
+    /// Runs the load; `progress` hears the server's figures every 30 s.
+    func run(viewers: Int, drawers: Int, seconds: Double, eventsPerSecond: Double, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         let group = DispatchGroup()
         let deadline = now() + seconds
         let tiles = 256
@@ -110,25 +125,44 @@ final class ServeLoad: @unchecked Sendable {
                     let x0 = Int(rng.next() % UInt64(max(1, count - 3))), y0 = Int(rng.next() % UInt64(max(1, count - 2)))
                     let xs = x0...min(count - 1, x0 + 3), ys = y0...min(count - 1, y0 + 2)
                     try? ws.send(#"{"view":{"seq":\#(seq),"z":\#(z),"x0":\#(xs.lowerBound),"x1":\#(xs.upperBound),"y0":\#(ys.lowerBound),"y1":\#(ys.upperBound)}}"#)
+                    // Tiles answered with their last exact pixels (stale), and when each was first asked for.
+                    var staleTiles: [(path: String, asked: Double)] = []
+                    func ask(_ path: String, exactSince: Double? = nil) {
+                        let t0 = now()
+                        var answer: (status: Int, headers: [String: String], body: [UInt8])?, failure = ""
+                        do { answer = try http.get(path) } catch { failure = "\(error)" }
+                        let dt = now() - t0
+                        let kind = answer?.headers["x-stipple-tile"] ?? ""
+                        if kind == "stale" { staleTiles.append((path, exactSince ?? t0)) }
+                        record {
+                            if answer?.status == 200 {
+                                if kind == "preview" { preview.append(dt) } else { firstExact.append(dt) }
+                                if kind == "exact" { exact.append(now() - (exactSince ?? t0)) } else if kind == "stale" { staleAnswers += 1 }
+                            } else if let answer {
+                                failed("tiles answered \(answer.status)", path)
+                            } else {
+                                failed("tiles unanswered", "\(path) after \(Int(dt)) s: \(failure)")
+                            }
+                        }
+                    }
                     for pass in ["&preview=1", ""] {
                         for y in ys { for x in xs {
                             guard now() < deadline else { break }
-                            let t0 = now()
-                            let path = "/tiles/\(z)/\(x)/\(y).png?c=\(client)&w=\(seq)\(pass)"
-                            var answer: (status: Int, headers: [String: String], body: [UInt8])?, failure = ""
-                            do { answer = try http.get(path) } catch { failure = "\(error)" }
-                            let dt = now() - t0
-                            record {
-                                if answer?.status == 200 {
-                                    pass.isEmpty ? exact.append(dt) : preview.append(dt)
-                                } else if let answer {
-                                    failed("tiles answered \(answer.status)", path)
-                                } else {
-                                    failed("tiles unanswered", "\(path) after \(Int(dt)) s: \(failure)")
-                                }
-                            }
+                            ask("/tiles/\(z)/\(x)/\(y).png?c=\(client)&w=\(seq)\(pass)")
                         } }
                     }
+                    // As the page does: stale tiles asked for again, less often each time, for as
+                    // long as the view lasts (up to 10 s).
+                    let viewEnds = now() + 10
+                    var wait = 0.25
+                    while !staleTiles.isEmpty, now() + wait < min(viewEnds, deadline) {
+                        Thread.sleep(forTimeInterval: wait)
+                        wait = min(4, wait * 2)
+                        let again = staleTiles
+                        staleTiles = []
+                        for t in again { ask(t.path, exactSince: t.asked) }
+                    }
+                    record { leftStale += staleTiles.count }
                     Thread.sleep(forTimeInterval: 0.3)
                 }
                 shutdown(ws.socket.fd, Int32(SHUT_RDWR))
@@ -164,11 +198,22 @@ final class ServeLoad: @unchecked Sendable {
         }
         // The server's memory, every 100 ms.
         let minute = now() + 60
+        let start = now()
         thread(group) { [self] in
+            var told = start
             while now() < deadline {
-                let rss = stats()["residentBytes"] ?? 0
+                let figures = stats()
+                if now() - told >= 30 {
+                    told += 30
+                    func f(_ k: String, _ scale: Double = 1) -> Int { Int((figures[k] ?? 0) / scale) }
+                    progress("serve: \(Int(told - start)) s, RSS \(f("residentBytes", 1_048_576)) MiB, \(f("strokesAdded")) strokes, "
+                             + "\(f("linesWaiting")) live lines waiting, \(f("begun")) renders begun (\(f("rendered")) kept), \(f("queued")) queued, "
+                             + "\(f("stale")) stale answers")
+                }
+                let rss = figures["residentBytes"] ?? 0
                 record {
                     peakRSS = max(peakRSS, rss)
+                    peakWaiting = max(peakWaiting, figures["linesWaiting"] ?? 0)
                     if minuteRSS == 0 && now() >= minute { minuteRSS = rss }
                 }
                 Thread.sleep(forTimeInterval: 0.1)
