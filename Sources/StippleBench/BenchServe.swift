@@ -81,29 +81,32 @@ extension BenchSuite {
             log("serve: \(e.count) \(kind), the first: \(e.first.prefix(200))")
             report.notes = (report.notes ?? []) + ["serve under load: \(e.count) \(kind); the first: \(e.first.prefix(200))"]
         }
-        let exactMedian = r.exact.isEmpty ? 0 : r.exact.sorted()[r.exact.count / 2]
+        // One exact tile's time: the server's median exact render (drawn from the canvas).
+        let after = load.stats()
+        let renderSeconds = (after["renderMs"] ?? 0) / 1e3
         report.rows.append(BenchRow(scenario: "serve", variant: "panning at \(Int(config.servePansPerSecond)) views/s",
                                     workload: "\(pan.views) views, 12 tiles each, each view's tiles dropped at the next",
                                     timing: Timing(samples: [min(10, config.serveSeconds)]),
                                     figures: ["most renders queued": Double(pan.maxQueued), "renders dropped": Double(pan.dropped),
                                               "renders run": Double(pan.rendered), "settle ms": pan.settleSeconds * 1e3,
-                                              "exact tile p50 ms": exactMedian * 1e3],
-                                    note: "the time is the pan's; settle: from the last view change until no render runs"))
+                                              "exact render p50 ms": renderSeconds * 1e3],
+                                    note: "the time is the pan's, begun once the load's work is done; settle: from the last view change until no render runs"))
         report.targets.append(.init(name: "serve: renders queued while panning at 60 views/s, most", measured: Double(pan.maxQueued),
                                     limit: 8, atMost: true))
-        if exactMedian > 0 {
-            report.targets.append(.init(name: "serve: renders left after a fast pan stop within one exact tile's time (settle / p50)",
-                                        measured: pan.settleSeconds / exactMedian, limit: 1, atMost: true))
+        if renderSeconds > 0 {
+            report.targets.append(.init(name: "serve: renders left after a fast pan stop within one exact tile's time (settle / render p50)",
+                                        measured: pan.settleSeconds / renderSeconds, limit: 1, atMost: true))
         }
-        let endRSS = load.stats()["residentBytes"] ?? 0
+        let endRSS = after["residentBytes"] ?? 0
         if config.serveSeconds >= 300, r.minuteRSS > 0 {
             // The soak: after the first minute (caches full) the memory does not grow.
             report.targets.append(.init(name: "serve: memory at the end / a minute in, \(Int(config.serveSeconds)) s of load",
                                         measured: endRSS / r.minuteRSS, limit: 1.1, atMost: true))
         }
         var memory = ["RSS at start MiB": rss0 / 1048576, "RSS peak MiB": max(r.peakRSS, endRSS) / 1048576,
-                      "RSS at end MiB": endRSS / 1048576, "strokes drawn": load.stats()["strokesAdded"] ?? 0,
-                      "live lines waiting, most": r.peakWaiting]
+                      "RSS at end MiB": endRSS / 1048576, "strokes drawn": after["strokesAdded"] ?? 0,
+                      "live lines waiting, most": r.peakWaiting, "RSS halfway MiB": r.halfwayRSS / 1048576,
+                      "the drawing's stamps at end MiB": (after["drawingStampBytes"] ?? 0) / 1048576]
         // Only a load longer than a minute has a minute in.
         if r.minuteRSS > 0 { memory["RSS a minute in MiB"] = r.minuteRSS / 1048576 }
         report.rows.append(BenchRow(scenario: "serve", variant: "server memory", workload: workload,

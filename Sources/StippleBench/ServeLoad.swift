@@ -20,7 +20,7 @@ final class ServeLoad: @unchecked Sendable {
     private var errorKinds: [String: (count: Int, first: String)] = [:]
     private var peakRSS = 0.0
     /// The server's memory a minute into the load (the soak's baseline: caches full by then).
-    private var minuteRSS = 0.0
+    private var minuteRSS = 0.0, halfwayRSS = 0.0
     /// The most lines the server had waiting to go out to its WebSocket clients, all together.
     private var peakWaiting = 0.0
     private var mostQueued = 0
@@ -40,14 +40,14 @@ final class ServeLoad: @unchecked Sendable {
     struct Results {
         var preview: [Double], firstExact: [Double], exact: [Double], seen: [Double]
         var staleAnswers: Int, leftStale: Int, errors: Int, mostQueued: Int
-        var peakRSS: Double, minuteRSS: Double, peakWaiting: Double
+        var peakRSS: Double, minuteRSS: Double, halfwayRSS: Double, peakWaiting: Double
         var errorKinds: [String: (count: Int, first: String)]
     }
 
     func results() -> Results {
         lock.lock(); defer { lock.unlock() }
         return Results(preview: preview, firstExact: firstExact, exact: exact, seen: seen, staleAnswers: staleAnswers, leftStale: leftStale,
-                       errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, peakWaiting: peakWaiting, errorKinds: errorKinds)
+                       errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, halfwayRSS: halfwayRSS, peakWaiting: peakWaiting, errorKinds: errorKinds)
     }
 
     /// Counts an error of `kind` (under the lock).
@@ -208,13 +208,15 @@ final class ServeLoad: @unchecked Sendable {
                     func f(_ k: String, _ scale: Double = 1) -> Int { Int((figures[k] ?? 0) / scale) }
                     progress("serve: \(Int(told - start)) s, RSS \(f("residentBytes", 1_048_576)) MiB, \(f("strokesAdded")) strokes, "
                              + "\(f("linesWaiting")) live lines waiting, \(f("begun")) renders begun (\(f("rendered")) kept), \(f("queued")) queued, "
-                             + "\(f("stale")) stale answers")
+                             + "\(f("stale")) stale answers, the drawing's stamps \(f("drawingStampBytes", 1_048_576)) MiB, "
+                             + "tile cache \(f("cacheBytes", 1_048_576)) MiB")
                 }
                 let rss = figures["residentBytes"] ?? 0
                 record {
                     peakRSS = max(peakRSS, rss)
                     peakWaiting = max(peakWaiting, figures["linesWaiting"] ?? 0)
                     if minuteRSS == 0 && now() >= minute { minuteRSS = rss }
+                    if halfwayRSS == 0 && now() >= start + seconds / 2 { halfwayRSS = rss }
                 }
                 Thread.sleep(forTimeInterval: 0.1)
             }
@@ -225,6 +227,13 @@ final class ServeLoad: @unchecked Sendable {
     /// One client panning: a view every 1/`perSecond` s, each view's 12 tiles asked for on
     /// connections of their own and dropped at the next view.
     func pan(seconds: Double, perSecond: Double) -> (views: Int, maxQueued: Int, dropped: Int, rendered: Int, settleSeconds: Double) {
+        // The load's work carried on past its end (tiles made again whoever waits) first:
+        // what is queued from here on is the pan's.
+        for _ in 0..<1200 {
+            let s = stats()
+            if (s["queued"] ?? 0) == 0 && (s["running"] ?? 0) == 0 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         let before = stats()
         guard let (ws, client) = try? join("/live") else { return (0, 0, 0, 0, 0) }
         let sampling = DispatchGroup()

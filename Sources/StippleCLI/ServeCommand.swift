@@ -46,6 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Tile renders at once.")
     var renders = 2
 
+    @Option(help: ArgumentHelp("How long a zoomed-out exact tile may take, ms, before its last exact pixels are sent (marked stale; the page asks again).",
+                               discussion: "0 sends them at once whenever the tile is not up to date."))
+    var staleAfter = 250
+
     /// A folder of its own for the pyramid, in the system's temporary folder; folders of
     /// servers no longer running are removed first.
     static func tileFolder() throws -> String {
@@ -64,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port is 0 to 65535 (got \(port))") }
         guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb is 1 to 4096 (got \(cacheMb))") }
         guard (1...64).contains(renders) else { throw ValidationError("--renders is 1 to 64 (got \(renders))") }
+        guard (0...600_000).contains(staleAfter) else { throw ValidationError("--stale-after is 0 to 600000 ms (got \(staleAfter))") }
     }
 
     func run() async throws {
@@ -74,6 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
         options.journal = journal ?? ((script as NSString).deletingPathExtension + ".live.jsonl")
         options.cacheBytes = cacheMb << 20
         options.renders = renders
+        options.staleAfter = .milliseconds(staleAfter)
         options.watch = watch
         options.tileFolder = try ServeCommand.tileFolder()
         let server = try await StippleServer(script: script, options: options, renderer: try makeRenderer(niceness: StippleServer.tileNiceness))

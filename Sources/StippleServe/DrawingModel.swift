@@ -21,6 +21,8 @@ struct DrawingModel: Sendable {
     /// How far a change spreads past its pixels through stroke layers that read the canvas
     /// around them (live strokes, without modes, do not widen it).
     private let spread: Int
+    /// The bytes every entry's stamps take.
+    private(set) var stampBytes = 0
 
     init(script: Script) throws {
         self.script = script
@@ -40,6 +42,7 @@ struct DrawingModel: Sendable {
         hasModes = scene.batches.contains { $0.mode != nil }
         spread = hasModes ? scene.changeSpread(atFrame: frame) : 0
         shown = scene.state(atFrame: frame).entries
+        stampBytes = scene.batches.reduce(0) { $0 + $1.stamps.count * SketchPoint.byteSize }
     }
 
     /// The scene as a view of `box` draws it: the entries shown whose stamps can touch `box`,
@@ -65,6 +68,7 @@ struct DrawingModel: Sendable {
         let batch = StampBatch(brushKey: b.key, brush: b.brush, stamps: stamps.map(\.point),
                                rotations: turned ? stamps.map(\.rotation) : nil)
         scene.batches.append(batch)
+        stampBytes += batch.stamps.count * SketchPoint.byteSize
         let box = DrawingModel.box(of: batch.stamps, effects: scene.effects)
         boxes.append(box)
         let born = stamps.map { $0.point.age }.min().map { -Double($0) } ?? 0

@@ -136,6 +136,9 @@ package actor ServedDrawing {
 
     private func modelNow() -> (DrawingModel, Int) { (model, version) }
 
+    /// The bytes the drawing's stamps take (every entry's, shown or not).
+    package var stampBytes: Int { model.stampBytes }
+
     /// The script's brush names, for the page's brush menu.
     package var brushNames: [String] { script.brushOrder }
 

@@ -41,6 +41,8 @@ package actor TileService {
         /// Exact tiles answered with their last exact pixels (`TileKind.stale`), and tiles
         /// below the top zoom made again whoever waits (`carry`).
         package var stale = 0, carried = 0
+        /// The median time of the last 256 exact renders (drawn from the canvas), ms.
+        package var renderMilliseconds = 0.0
         package var pyramidReady = false
     }
 
@@ -195,6 +197,10 @@ package actor TileService {
         f.cacheBytes = cacheBytes
         f.cacheTiles = cache.count
         f.pyramidReady = pyramid.ready
+        if !renderTimes.isEmpty {
+            let d = renderTimes.sorted()[renderTimes.count / 2].components
+            f.renderMilliseconds = Double(d.seconds) * 1e3 + Double(d.attoseconds) / 1e15
+        }
         return f
     }
 
@@ -276,12 +282,15 @@ package actor TileService {
                 // Its last claim may have ended between the slot and the mark (both on the
                 // actor: a job cancelled there is never marked started): no render then.
                 try Task.checkCancellation()
+                let began = ContinuousClock.now
                 let (scene, frame, _) = await drawing.snapshot(touching: tiles.box(key))
                 let view = tiles.view(key)!
                 let image = ServedTiles.padded(key.preview
                     ? try await renderer.renderPreview(scene, frame: frame, view: view)
                     : try await renderer.render(scene, frame: frame, view: view))
-                return (try image.pngData(), key.preview ? nil : image)
+                let png = try image.pngData()
+                if !key.preview { await self.timed(ContinuousClock.now - began) }
+                return (png, key.preview ? nil : image)
             })
             claims.add(key, job, client: client, request: request)
             if staleable { carry(key, job) }
@@ -416,6 +425,13 @@ package actor TileService {
     }
 
     private func markStarted(_ key: ServedTiles.Key, token: Int) { claims.started(key, token: token) }
+
+    /// The last exact renders' times, from holding a slot to the PNG made.
+    private var renderTimes: [Duration] = []
+    private func timed(_ d: Duration) {
+        renderTimes.append(d)
+        if renderTimes.count > 256 { renderTimes.removeFirst(renderTimes.count - 256) }
+    }
 
     /// Ends `client`'s claim (or all its claims) on tile `key`'s jobs (job `token` only, when
     /// given), and drops those nobody waits for any more.

@@ -78,7 +78,9 @@ final class ServePageTests: XCTestCase {
         }
         let path = try script(dir)
         let journal = dir.appendingPathComponent("page.live.jsonl").path
-        let server = try ServeChild([path, "--journal", journal])
+        // Every zoomed-out tile not up to date is answered stale at once: the page must ask
+        // again until it is exact.
+        let server = try ServeChild([path, "--journal", journal, "--stale-after", "0"])
         let renderer = try Renderer()
         let top = ServedTiles(width: 1500, height: 900).topZoom
         let drawer = try DevTools(url: "http://127.0.0.1:\(server.port)/?token=\(server.token)", width: width, height: height, dir: dir)

@@ -225,6 +225,14 @@ final class TileServiceTests: XCTestCase {
                        "overlapping boxes joined, on the overview's pixel grid (8 canvas pixels)")
         XCTAssertEqual(patches.map(\.origin.x), [1875, 12])
         XCTAssertTrue(previews.takeStale().isEmpty)
+        // A patch lands at its place, cut at the overview's edge; nothing else changes.
+        var small = TilePreviews(tiles: ServedTiles(width: 600, height: 300), limit: 1 << 20)
+        small.setOverview(Image(width: 150, height: 75, pixels: [UInt8](repeating: 0, count: 150 * 75 * 4)))
+        small.patchOverview(Image(width: 3, height: 2, pixels: (0..<24).map { UInt8($0 + 1) }), at: (148, 74))
+        let o = small.overview!
+        XCTAssertEqual(o.width, 150)
+        XCTAssertEqual(Array(o.pixels[((74 * 150) + 148) * 4..<((74 * 150) + 150) * 4]), Array(1...8))
+        XCTAssertEqual(o.pixels.filter { $0 != 0 }.count, 8, "two pixels of the first row, the rest cut")
     }
 }
 
