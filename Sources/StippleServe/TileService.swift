@@ -47,30 +47,37 @@ package actor TileService {
     }
 
     package let tiles: ServedTiles
-    private let drawing: ServedDrawing
-    private let renderer: Renderer
+    let drawing: ServedDrawing
+    let renderer: Renderer
     /// Exact tiles and previews wait in lines of their own: a preview (a few milliseconds)
     /// never waits behind an exact tile's render.
-    private let slots: RenderSlots
-    private let previewSlots: RenderSlots
+    let slots: RenderSlots
+    let previewSlots: RenderSlots
     private let cacheLimit: Int
     private var cache: [ServedTiles.Key: (bytes: [UInt8], used: Int)] = [:]
     private var cacheBytes = 0
     private var tick = 0
-    private var claims = TileClaims()
+    var claims = TileClaims()
     /// Each client's latest view: a zoom and the tile columns and rows it shows.
     private var views: [Int: (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>)] = [:]
     /// The number of each client's latest view, from its view messages and tile requests.
     private var viewSeq: [Int: Int] = [:]
-    private var figures = Figures()
-    private var previews: TilePreviews
+    var figures = Figures()
+    var previews: TilePreviews
     /// Whether the overview is being drawn again where the drawing changed.
-    private var patching = false
+    var patching = false
     /// The drawing's whole pyramid, written in the background at the start as `render
     /// --pyramid --layout xyz` writes one (a fraction of the time tiles asked for one by one
     /// take): once it is whole, an exact tile is a file read, kept up to date as the drawing
     /// changes (`ServedPyramid`).
-    private var pyramid: ServedPyramid
+    var pyramid: ServedPyramid
+    /// Tiles below the top zoom being made again, under a claim of their own, whoever waits:
+    /// a request that cannot wait for one is answered with the tile's last exact pixels and
+    /// asks again later. At most `carryLimit` at once: where the drawing changes faster than
+    /// its low zooms can be made, the work put in line stays bounded (requests for other
+    /// changed tiles meanwhile are answered with their last exact pixels, no work begun), and
+    /// none is wasted (a tile begun is finished).
+    var carried: [Int: ServedTiles.Key] = [:]
     /// Changes to the drawing so far: work begun before one is not kept after it.
     private var changes = 0
 
@@ -105,92 +112,6 @@ package actor TileService {
             await self.pyramidBuilt(built)
         }
     }
-
-    private func pyramidBuilt(_ built: Bool) {
-        for waiter in pyramid.built(built) { waiter.resume() }
-    }
-
-    /// Waits until the pyramid is whole (or its writing failed), or `seconds` have passed:
-    /// a tile is not kept waiting for the whole pyramid (tens of seconds for a large drawing).
-    private func waitForPyramid(atMost seconds: Double) async {
-        guard let id = pyramid.newWaiter() else { return }
-        // Runs on this actor once the wait below has begun (the actor is busy until then).
-        Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            self.pyramid.stopWaiting(id)?.resume()
-        }
-        await withCheckedContinuation { pyramid.wait($0, id: id) }
-    }
-
-    /// How long a tile below the top zoom waits for the pyramid before it is drawn.
-    static let pyramidPatience = 1.0
-
-    /// Exact tile `key`, below the top zoom, made again once the pyramid is whole: from its
-    /// file and the children of the quadrants that changed (all four where it has no file),
-    /// then written as its file. Nil when the pyramid is not whole, or the tile cannot be
-    /// made from its children (a translucent drawing): it is drawn then.
-    private nonisolated func remade(_ key: ServedTiles.Key, token: Int) async throws -> (png: [UInt8], image: Image?)? {
-        guard await pyramidReady else { return nil }
-        let remake = await beginRemake(key, token: token)
-        var made = false
-        defer { if !made { Task { await self.remakeFailed(token) } } }
-        try Task.checkCancellation()
-        let base = try remake.base.map { try PNGFile.read(path: $0).image }
-        // The changed children at once, so that their own remakes and renders wait in line
-        // side by side rather than one after another. They are claimed by this job: when its
-        // last claim ends before it is made, theirs end too (renders nobody waits for stop).
-        var children: [[Image?]] = [[nil, nil], [nil, nil]]
-        let claimant = -1 - token
-        try await withTaskCancellationHandler {
-            try await withThrowingTaskGroup(of: (Int, Image).self) { group in
-                for q in 0..<4 where remake.quadrants & (1 << q) != 0 {
-                    let child = ServedPyramid.child(key, q)
-                    guard tiles.view(child) != nil else { continue }
-                    // A child's exact pixels at hand need no PNG decoded.
-                    if let image = await self.exactPixels(child) {
-                        children[q / 2][q % 2] = image
-                        continue
-                    }
-                    group.addTask {
-                        let (png, _) = try await self.answer(child, client: claimant)
-                        return (q, try PNGFile.decode(png, name: "tile \(child)").image)
-                    }
-                }
-                for try await (q, image) in group { children[q / 2][q % 2] = image }
-            }
-        } onCancel: {
-            Task { await self.clientLeft(claimant) }
-        }
-        await markStarted(key, token: token)
-        try Task.checkCancellation()
-        guard let image = tiles.parent(key, children: children, over: base) else { return nil }
-        let png = try image.pngData()
-        await keepRemade(key, token, png, image, quadrants: remake.quadrants.nonzeroBitCount)
-        made = true
-        return (png, image)
-    }
-
-    /// A tile's exact pixels when they are at hand, as the drawing is now.
-    private func exactPixels(_ key: ServedTiles.Key) -> Image? { previews.exact(key) }
-
-    private var pyramidReady: Bool { pyramid.ready }
-    private func upToDate(_ key: ServedTiles.Key) -> [UInt8]? { pyramid.upToDate(key) }
-    /// Takes the quadrants to make (they count as being made) and marks the job begun: a
-    /// change from now on outdates it.
-    private func beginRemake(_ key: ServedTiles.Key, token: Int) -> ServedPyramid.Remake {
-        claims.began(key, token: token)
-        return pyramid.beginRemake(key, token: token)
-    }
-    private func keepRemade(_ key: ServedTiles.Key, _ token: Int, _ png: [UInt8], _ image: Image, quadrants: Int) {
-        // Its pixels feed the tile above's remake and its descendants' previews, while they
-        // are the tile as the drawing is.
-        if pyramid.made(token, png) { previews.keep(key, image) }
-        figures.fromChildren += 1
-        figures.quadrantsMade += quadrants
-    }
-    private func remakeFailed(_ token: Int) { pyramid.failed(token) }
-
-    private func setOverview(_ image: Image) { previews.setOverview(image) }
 
     package var statistics: Figures {
         var f = figures
@@ -312,11 +233,11 @@ package actor TileService {
         return try answered(key, job: job, result)
     }
 
-    private func awaited(_ key: ServedTiles.Key, job: TileClaims.Job) async throws -> (png: [UInt8], kind: TileKind) {
+    func awaited(_ key: ServedTiles.Key, job: TileClaims.Job) async throws -> (png: [UInt8], kind: TileKind) {
         try answered(key, job: job, await job.task.result)
     }
 
-    private func answered(_ key: ServedTiles.Key, job: TileClaims.Job, _ result: Result<(png: [UInt8], image: Image?), Error>) throws
+    func answered(_ key: ServedTiles.Key, job: TileClaims.Job, _ result: Result<(png: [UInt8], image: Image?), Error>) throws
         -> (png: [UInt8], kind: TileKind) {
         switch result {
         case let .success((bytes, image)):
@@ -327,30 +248,6 @@ package actor TileService {
             throw error
         }
     }
-
-    /// Tiles below the top zoom being made again, under a claim of their own, whoever waits:
-    /// a request that cannot wait for one is answered with the tile's last exact pixels and
-    /// asks again later. At most `carryLimit` at once: where the drawing changes faster than
-    /// its low zooms can be made, the work put in line stays bounded (requests for other
-    /// changed tiles meanwhile are answered with their last exact pixels, no work begun), and
-    /// none is wasted (a tile begun is finished).
-    private var carried: [Int: ServedTiles.Key] = [:]
-    static let carryLimit = 4
-    /// The claimant of the tiles carried.
-    private static let carrier = Int.min
-
-    private func carry(_ key: ServedTiles.Key, _ job: TileClaims.Job) {
-        guard claims.claim(job.token, client: Self.carrier) else { return }
-        carried[job.token] = key
-        figures.carried += 1
-        Task { await self.carriedEnded(key, job: job, result: await job.task.result) }
-    }
-
-    private func carriedEnded(_ key: ServedTiles.Key, job: TileClaims.Job, result: Result<(png: [UInt8], image: Image?), Error>) {
-        carried[job.token] = nil
-        _ = try? answered(key, job: job, result)
-    }
-
 
     /// A request for `key` by `client` ended before its answer (its connection closed).
     /// With the request's number (`answer`'s), only the claim that request made ends.
@@ -398,33 +295,7 @@ package actor TileService {
         claims.changed { key in box.map { tiles.box(key).intersects($0) } ?? true }
     }
 
-    /// Draws the overview again where the drawing changed: each changed box a patch of its
-    /// own, a few milliseconds each (changes that come meanwhile wait for the next round).
-    /// Never the union of the changes: strokes landing all over a large drawing would make
-    /// that the whole drawing, seconds of the render thread that exact tiles wait behind.
-    private func patchOverview() {
-        guard !patching, previews.overview != nil else { return }
-        let patches = previews.takeStale()
-        guard !patches.isEmpty else { return }
-        patching = true
-        let (drawing, renderer) = (self.drawing, self.renderer)
-        Task(executorPreference: TileWorkers.shared) {
-            for p in patches {
-                let (scene, frame, _) = await drawing.snapshot(touching: p.box)
-                if let patch = try? await renderer.renderPreview(scene, frame: frame, view: p.view) { await self.patched(patch, at: p.origin) }
-            }
-            await self.patchesDone()
-        }
-    }
-
-    private func patched(_ patch: Image, at origin: (x: Int, y: Int)) { previews.patchOverview(patch, at: origin) }
-
-    private func patchesDone() {
-        patching = false
-        patchOverview()
-    }
-
-    private func markStarted(_ key: ServedTiles.Key, token: Int) { claims.started(key, token: token) }
+    func markStarted(_ key: ServedTiles.Key, token: Int) { claims.started(key, token: token) }
 
     /// The last exact renders' times, from holding a slot to the PNG made.
     private var renderTimes: [Duration] = []
@@ -435,7 +306,7 @@ package actor TileService {
 
     /// Ends `client`'s claim (or all its claims) on tile `key`'s jobs (job `token` only, when
     /// given), and drops those nobody waits for any more.
-    private func release(_ key: ServedTiles.Key, client: Int, all: Bool, token: Int? = nil) {
+    func release(_ key: ServedTiles.Key, client: Int, all: Bool, token: Int? = nil) {
         for dropped in claims.release(key, client: client, all: all, only: token) { drop(dropped) }
     }
 
@@ -446,7 +317,7 @@ package actor TileService {
         clientLeft(dropped.claimant)
     }
 
-    private func finished(_ key: ServedTiles.Key, job: TileClaims.Job, bytes: [UInt8]?, image: Image?) {
+    func finished(_ key: ServedTiles.Key, job: TileClaims.Job, bytes: [UInt8]?, image: Image?) {
         guard claims.finished(key, job: job), let bytes else { return }
         figures.rendered += 1
         store(key, bytes)

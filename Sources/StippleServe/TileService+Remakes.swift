@@ -1,0 +1,107 @@
+import Foundation
+import Stipple
+
+/// Tiles below the top zoom kept up to date from the pyramid: waiting for it, making a tile
+/// again from its children, and carrying on the few a request could not wait for.
+extension TileService {
+    func pyramidBuilt(_ built: Bool) {
+        for waiter in pyramid.built(built) { waiter.resume() }
+    }
+
+    /// Waits until the pyramid is whole (or its writing failed), or `seconds` have passed:
+    /// a tile is not kept waiting for the whole pyramid (tens of seconds for a large drawing).
+    func waitForPyramid(atMost seconds: Double) async {
+        guard let id = pyramid.newWaiter() else { return }
+        // Runs on this actor once the wait below has begun (the actor is busy until then).
+        Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            self.pyramid.stopWaiting(id)?.resume()
+        }
+        await withCheckedContinuation { pyramid.wait($0, id: id) }
+    }
+
+    /// How long a tile below the top zoom waits for the pyramid before it is drawn.
+    static let pyramidPatience = 1.0
+
+    /// Exact tile `key`, below the top zoom, made again once the pyramid is whole: from its
+    /// file and the children of the quadrants that changed (all four where it has no file),
+    /// then written as its file. Nil when the pyramid is not whole, or the tile cannot be
+    /// made from its children (a translucent drawing): it is drawn then.
+    nonisolated func remade(_ key: ServedTiles.Key, token: Int) async throws -> (png: [UInt8], image: Image?)? {
+        guard await pyramidReady else { return nil }
+        let remake = await beginRemake(key, token: token)
+        var made = false
+        defer { if !made { Task { await self.remakeFailed(token) } } }
+        try Task.checkCancellation()
+        let base = try remake.base.map { try PNGFile.read(path: $0).image }
+        // The changed children at once, so that their own remakes and renders wait in line
+        // side by side rather than one after another. They are claimed by this job: when its
+        // last claim ends before it is made, theirs end too (renders nobody waits for stop).
+        var children: [[Image?]] = [[nil, nil], [nil, nil]]
+        let claimant = -1 - token
+        try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: (Int, Image).self) { group in
+                for q in 0..<4 where remake.quadrants & (1 << q) != 0 {
+                    let child = ServedPyramid.child(key, q)
+                    guard tiles.view(child) != nil else { continue }
+                    // A child's exact pixels at hand need no PNG decoded.
+                    if let image = await self.exactPixels(child) {
+                        children[q / 2][q % 2] = image
+                        continue
+                    }
+                    group.addTask {
+                        let (png, _) = try await self.answer(child, client: claimant)
+                        return (q, try PNGFile.decode(png, name: "tile \(child)").image)
+                    }
+                }
+                for try await (q, image) in group { children[q / 2][q % 2] = image }
+            }
+        } onCancel: {
+            Task { await self.clientLeft(claimant) }
+        }
+        await markStarted(key, token: token)
+        try Task.checkCancellation()
+        guard let image = tiles.parent(key, children: children, over: base) else { return nil }
+        let png = try image.pngData()
+        await keepRemade(key, token, png, image, quadrants: remake.quadrants.nonzeroBitCount)
+        made = true
+        return (png, image)
+    }
+
+    /// A tile's exact pixels when they are at hand, as the drawing is now.
+    func exactPixels(_ key: ServedTiles.Key) -> Image? { previews.exact(key) }
+
+    var pyramidReady: Bool { pyramid.ready }
+    func upToDate(_ key: ServedTiles.Key) -> [UInt8]? { pyramid.upToDate(key) }
+    /// Takes the quadrants to make (they count as being made) and marks the job begun: a
+    /// change from now on outdates it.
+    func beginRemake(_ key: ServedTiles.Key, token: Int) -> ServedPyramid.Remake {
+        claims.began(key, token: token)
+        return pyramid.beginRemake(key, token: token)
+    }
+    func keepRemade(_ key: ServedTiles.Key, _ token: Int, _ png: [UInt8], _ image: Image, quadrants: Int) {
+        // Its pixels feed the tile above's remake and its descendants' previews, while they
+        // are the tile as the drawing is.
+        if pyramid.made(token, png) { previews.keep(key, image) }
+        figures.fromChildren += 1
+        figures.quadrantsMade += quadrants
+    }
+    func remakeFailed(_ token: Int) { pyramid.failed(token) }
+
+    /// How many tiles below the top zoom are made at once whoever waits (`carried`).
+    static let carryLimit = 4
+    /// The claimant of the tiles carried.
+    static let carrier = Int.min
+
+    func carry(_ key: ServedTiles.Key, _ job: TileClaims.Job) {
+        guard claims.claim(job.token, client: Self.carrier) else { return }
+        carried[job.token] = key
+        figures.carried += 1
+        Task { await self.carriedEnded(key, job: job, result: await job.task.result) }
+    }
+
+    func carriedEnded(_ key: ServedTiles.Key, job: TileClaims.Job, result: Result<(png: [UInt8], image: Image?), Error>) {
+        carried[job.token] = nil
+        _ = try? answered(key, job: job, result)
+    }
+}
