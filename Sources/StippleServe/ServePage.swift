@@ -73,6 +73,8 @@ enum ServePage {
       });
       layer = new Tiles({ tileSize: d.tileSize, bounds, noWrap: true, maxNativeZoom: d.topZoom, minNativeZoom: 0,
                           keepBuffer: 1, updateWhenZooming: false });
+      // A tile's exact pixels are held as a blob URL (`exact`), let go with the tile.
+      layer.on('tileunload', e => { if (e.tile.dataset.blob) URL.revokeObjectURL(e.tile.dataset.blob); });
       layer.addTo(map);
       map.fitBounds(bounds);
       map.on('moveend zoomend', sendView);
@@ -158,10 +160,11 @@ enum ServePage {
         if (!r.ok) throw new Error(String(r.status));
         const stale = r.headers.get('X-Stipple-Tile') === 'stale';
         return r.blob().then(b => {
+          if (!img.isConnected) { finish(); return; }  // the tile left the map meanwhile
           const shown = img.dataset.blob;
           img.src = img.dataset.blob = URL.createObjectURL(b);
           if (shown) URL.revokeObjectURL(shown);
-          if (stale && img.isConnected) { setTimeout(() => exact(img, url, finish, tries + 1), Math.min(4000, 250 << tries)); return; }
+          if (stale) { setTimeout(() => exact(img, url, finish, tries + 1), Math.min(4000, 250 << tries)); return; }
           if (!stale) img.dataset.exact = '1';
           finish(); settle();
         });
