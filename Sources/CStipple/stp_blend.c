@@ -117,8 +117,11 @@ static AVX2 void blend_kept_row_avx2(uint8_t *d, const uint8_t *a, const uint16_
     const __m256i full = _mm256_set1_epi16(255), k257 = _mm256_set1_epi16(257);
     int i = 0;
     for (; i + 16 <= count; i += 16) {
+        // Sixteen transparent samples: the blend gives d back exactly; nothing to read or write.
+        __m128i a8 = _mm_loadu_si128((const __m128i *)(a + i));
+        if (_mm_testz_si128(a8, a8)) continue;
         __m256i dv = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(d + i)));
-        __m256i av = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(a + i)));
+        __m256i av = _mm256_cvtepu8_epi16(a8);
         __m256i x = _mm256_add_epi16(_mm256_mullo_epi16(dv, _mm256_sub_epi16(full, av)),
                                      _mm256_loadu_si256((const __m256i *)(sa + i)));
         __m256i r = _mm256_mulhi_epu16(x, k257);

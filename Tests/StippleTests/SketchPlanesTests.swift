@@ -79,6 +79,35 @@ final class SketchPlanesTests: XCTestCase {
         }
     }
 
+    /// A sketch over most of a large frame is blended by several threads, a band of tile
+    /// rows each: the same bytes.
+    func testALargeSketchBlendedInBandsEqualsThePixelCompositor() {
+        var rng = SplitMix64(seed: 29)
+        let (w, h) = (1283, 723)
+        for chroma in [Y4MHeader.Chroma.yuv420(tag: nil), .yuv444] {
+            let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1, chroma: chroma)
+            let conversion = YCbCrConversion(matrix: .bt709, range: .limited)
+            var planes = SketchPlanes(header: header, conversion: conversion)
+            var sketch = [UInt8](repeating: 0, count: w * h * 4)
+            // Ink in a pixel of five, all over but a band of empty rows in the middle.
+            for y in 0..<h where !(300..<340).contains(y) {
+                for x in 0..<w where rng.next() % 5 == 0 {
+                    let a = UInt8(1 + rng.next() % 255), i = (y * w + x) * 4
+                    for c in 0..<3 { sketch[i + c] = UInt8(rng.next() % (UInt64(a) + 1)) }
+                    sketch[i + 3] = a
+                }
+            }
+            planes.apply(SketchUpdate(replacesAll: true, patches: [patch(sketch, width: w, PixelBox(x0: 0, y0: 0, x1: w, y1: h), bottomUp: false)]))
+            XCTAssertGreaterThanOrEqual(planes.coveredTiles, SketchPlanes.parallelTiles)
+            var expected = frame(header, &rng)
+            var got = expected
+            PlaneCompositor.composite(sketch, width: w, height: h, premultiplied: true, over: &expected, conversion: conversion)
+            planes.composite(over: &got)
+            let at = got.bytes.indices.first { got.bytes[$0] != expected.bytes[$0] }
+            XCTAssertNil(at, "\(chroma): byte \(at ?? -1) differs")
+        }
+    }
+
     func testATransparentSketchBlendsNothing() {
         let header = Y4MHeader(width: 40, height: 30, rateNumerator: 30, rateDenominator: 1)
         var planes = SketchPlanes(header: header, conversion: YCbCrConversion(matrix: .bt601, range: .limited))
