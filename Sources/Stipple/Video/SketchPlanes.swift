@@ -181,7 +181,7 @@ struct SketchPlanes {
         guard coveredTiles > 0 else { return 0 }
         precondition(frame.header.width == width && frame.header.height == height, "the sketch is the frame's size")
         let (yo, cbo, cro) = (frame.yOffset, frame.cbOffset, frame.crOffset)
-        let t = Self.tile, ct = Self.tile / chromaStep
+        let ct = Self.tile / chromaStep
         frame.bytes.withUnsafeMutableBufferPointer { out in
             lumaAlpha.withUnsafeBufferPointer { la in
             luma.withUnsafeBufferPointer { ly in
