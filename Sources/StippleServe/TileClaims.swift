@@ -19,15 +19,15 @@ struct TileClaims {
 
     struct Claims {
         let job: Job
-        /// The job's number; `claimant` is the client its own requests (a tile's children)
-        /// are claimed as, so that they end when it ends.
-        let token: Int
         var clients: [Int: Int] = [:]
         /// Began reading the drawing (a tile made from its children: began asking for them).
         var began = false
         /// Past the point where it can be dropped.
         var started = false
         var count: Int { clients.values.reduce(0, +) }
+        /// The job's number; `claimant` is the client its own requests (a tile's children)
+        /// are claimed as, so that they end when it ends.
+        var token: Int { job.token }
         var claimant: Int { -1 - token }
     }
 
@@ -55,17 +55,18 @@ struct TileClaims {
     }
 
     mutating func add(_ key: ServedTiles.Key, _ job: Job, client: Int, request: Int?) {
-        current[key] = Claims(job: job, token: job.token, clients: [client: 1])
+        current[key] = Claims(job: job, clients: [client: 1])
         if let request { joined[request] = job.token }
     }
 
-    /// Adds a claim by `client` on job `token`, current or orphan; false when it has none to
-    /// add to (it ended, or started and runs to its end whoever waits).
-    mutating func claim(_ token: Int, client: Int) -> Bool {
-        if let key = current.first(where: { $0.value.token == token })?.key {
+    /// Adds a claim by `client` on `job` of tile `key`, current or orphan; false when it has
+    /// none to add to (it ended, or started and runs to its end whoever waits).
+    mutating func claim(_ key: ServedTiles.Key, _ job: Job, client: Int) -> Bool {
+        if current[key]?.job === job {
             current[key]?.clients[client, default: 0] += 1
             return true
         }
+        let token = job.token
         guard orphans[token] != nil else { return false }
         orphans[token]?.claims.clients[client, default: 0] += 1
         return true

@@ -94,14 +94,14 @@ extension TileService {
     static let carrier = Int.min
 
     func carry(_ key: ServedTiles.Key, _ job: TileClaims.Job) {
-        guard claims.claim(job.token, client: Self.carrier) else { return }
-        carried[job.token] = key
+        guard claims.claim(key, job, client: Self.carrier) else { return }
+        carried.insert(job.token)
         figures.carried += 1
         Task { await self.carriedEnded(key, job: job, result: await job.task.result) }
     }
 
     func carriedEnded(_ key: ServedTiles.Key, job: TileClaims.Job, result: Result<(png: [UInt8], image: Image?), Error>) {
-        carried[job.token] = nil
+        carried.remove(job.token)
         _ = try? answered(key, job: job, result)
     }
 }

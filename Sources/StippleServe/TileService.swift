@@ -77,7 +77,7 @@ package actor TileService {
     /// its low zooms can be made, the work put in line stays bounded (requests for other
     /// changed tiles meanwhile are answered with their last exact pixels, no work begun), and
     /// none is wasted (a tile begun is finished).
-    var carried: [Int: ServedTiles.Key] = [:]
+    var carried: Set<Int> = []
     /// Changes to the drawing so far: work begun before one is not kept after it.
     private var changes = 0
 
@@ -137,11 +137,11 @@ package actor TileService {
         try await answer(key, client: client).png
     }
 
-    /// The tile's PNG, and whether it holds the exact pixels (a preview request may be
-    /// answered with them when they are at hand).
+    /// The tile's PNG, and what it holds (a preview request may be answered with the exact
+    /// pixels when they are at hand).
     ///
     /// With `staleAfter`, an exact tile below the top zoom whose job is not done within it is
-    /// answered with its last exact pixels (`stale` true) while the job carries on: the
+    /// answered with its last exact pixels (`TileKind.stale`) while the job carries on: the
     /// drawing changes faster there than it can be made again.
     package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil, request: Int? = nil, staleAfter: Duration? = nil)
         async throws -> (png: [UInt8], kind: TileKind) {
@@ -220,7 +220,8 @@ package actor TileService {
         let result: Result<(png: [UInt8], image: Image?), Error>
         if staleable, let staleAfter {
             guard let done = await job.task.result(within: staleAfter) else {
-                guard let last = pyramid.lastMade(exactKey) else { return try await awaited(key, job: job) }  // none yet: wait
+                // No pixels made yet: wait for them.
+                guard let last = pyramid.lastMade(exactKey) else { return try answered(key, job: job, await job.task.result) }
                 // The last exact pixels; the job goes on for its other claims (the carrier's).
                 figures.stale += 1
                 release(key, client: client, all: false, token: job.token)
@@ -231,10 +232,6 @@ package actor TileService {
             result = await job.task.result
         }
         return try answered(key, job: job, result)
-    }
-
-    func awaited(_ key: ServedTiles.Key, job: TileClaims.Job) async throws -> (png: [UInt8], kind: TileKind) {
-        try answered(key, job: job, await job.task.result)
     }
 
     func answered(_ key: ServedTiles.Key, job: TileClaims.Job, _ result: Result<(png: [UInt8], image: Image?), Error>) throws
