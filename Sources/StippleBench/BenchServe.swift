@@ -106,7 +106,7 @@ extension BenchSuite {
         var memory = ["RSS at start MiB": rss0 / 1048576, "RSS peak MiB": max(r.peakRSS, endRSS) / 1048576,
                       "RSS at end MiB": endRSS / 1048576, "strokes drawn": after["strokesAdded"] ?? 0,
                       "live lines waiting, most": r.peakWaiting, "RSS halfway MiB": r.halfwayRSS / 1048576,
-                      "the drawing's stamps at end MiB": (after["drawingStampBytes"] ?? 0) / 1048576]
+                      "the drawing at end MiB": (after["drawingBytes"] ?? 0) / 1048576]
         // Only a load longer than a minute has a minute in.
         if r.minuteRSS > 0 { memory["RSS a minute in MiB"] = r.minuteRSS / 1048576 }
         report.rows.append(BenchRow(scenario: "serve", variant: "server memory", workload: workload,

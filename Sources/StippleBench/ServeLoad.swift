@@ -208,7 +208,7 @@ final class ServeLoad: @unchecked Sendable {
                     func f(_ k: String, _ scale: Double = 1) -> Int { Int((figures[k] ?? 0) / scale) }
                     progress("serve: \(Int(told - start)) s, RSS \(f("residentBytes", 1_048_576)) MiB, \(f("strokesAdded")) strokes, "
                              + "\(f("linesWaiting")) live lines waiting, \(f("begun")) renders begun (\(f("rendered")) kept), \(f("queued")) queued, "
-                             + "\(f("stale")) stale answers, the drawing's stamps \(f("drawingStampBytes", 1_048_576)) MiB, "
+                             + "\(f("stale")) stale answers, the drawing \(f("drawingBytes", 1_048_576)) MiB, "
                              + "tile cache \(f("cacheBytes", 1_048_576)) MiB")
                 }
                 let rss = figures["residentBytes"] ?? 0

@@ -136,8 +136,8 @@ package actor ServedDrawing {
 
     private func modelNow() -> (DrawingModel, Int) { (model, version) }
 
-    /// The bytes the drawing's stamps take (every entry's, shown or not).
-    package var stampBytes: Int { model.stampBytes }
+    /// The bytes the drawing is kept in: the script's stamps, the samples of the strokes drawn live.
+    package var bytes: Int { model.bytes }
 
     /// The script's brush names, for the page's brush menu.
     package var brushNames: [String] { script.brushOrder }

@@ -5,11 +5,12 @@ import XCTest
 
 /// A tile is drawn from the entries that can touch it alone: the same pixels as from the
 /// whole drawing, exact and preview, at every zoom, with undone entries and live strokes
-/// among them; and a drawing with a stroke mode is drawn whole.
+/// among them; a drawing with a stroke mode is drawn whole; strokes drawn live are kept as
+/// their samples and laid again to the same stamps.
 final class ServedSnapshotTests: XCTestCase {
     /// 40 strokes spread over a 1024 × 768 canvas (soft and hard, some wide), an undo among
     /// them, and `extra` entries after them.
-    private func drawing(_ name: String, extra: String = "") throws -> ServedDrawing {
+    private func drawing(_ name: String, extra: String = "", journal: Bool = false) throws -> ServedDrawing {
         let dir = try TestSupport.temporaryDirectory(self, name)
         let path = dir.appendingPathComponent("d.json").path
         var entries = (0..<40).map { i in
@@ -19,7 +20,8 @@ final class ServedSnapshotTests: XCTestCase {
         if !extra.isEmpty { entries.append(extra) }
         try ##"{ "canvas": { "width": 1024, "height": 768, "background": "#f4f0e8" }, "brushes": { "soft": { "builtin": "soft-round", "size": 64 }, "hard": { "builtin": "hard-round", "size": 32 } }, "draw": [\##(entries.joined(separator: ","))] }"##
             .write(toFile: path, atomically: true, encoding: .utf8)
-        return try ServedDrawing(script: try Script.load(path: path), journal: nil)
+        return try ServedDrawing(script: try Script.load(path: path),
+                                 journal: journal ? dir.appendingPathComponent("d.live.jsonl").path : nil)
     }
 
     private static func stamps(_ scene: Scene) -> Int { scene.batches.reduce(0) { $0 + $1.stamps.count } }
@@ -98,5 +100,54 @@ final class ServedSnapshotTests: XCTestCase {
         let whole = await drawing.snapshot()
         let culled = await drawing.snapshot(touching: ServedDrawing.Box(x0: 0, y0: 0, x1: 64, y1: 64))
         XCTAssertEqual(Self.stamps(culled.scene), Self.stamps(whole.scene))
+    }
+
+    func testLiveStrokesAreKeptAsTheirSamplesAndLaidAgainToTheSameStamps() async throws {
+        let drawing = try drawing("served-snapshot-samples", journal: true)
+        let before = await drawing.bytes
+        let script = await drawing.script
+        let first = await drawing.snapshot()
+        XCTAssertEqual(before, Self.stamps(first.scene) * SketchPoint.byteSize, "the script's stamps")
+        var samples = 0
+        var boxes: [ServedDrawing.Box?] = []
+        for s in 0..<6 {
+            var stroke = await drawing.beginStroke()
+            for k in 0..<30 {
+                let style = k == 0 ? ##", "brush": "\##(s % 2 == 0 ? "soft" : "hard")", "radius": \##(4 + s), "color": "#20\##(s)0c0""## : ""
+                let (x, y) = (80 + s * 150 + k * 4, 100 + s * 90 + Int(40 * sin(Double(k) / 5)))
+                try drawing.check(Array(##"{"t": \##(Double(k) * 0.01), "stroke": 1, "x": \##(x), "y": \##(y), "pressure": \##(0.3 + Double(k % 7) / 10)\##(style)}"##.utf8),
+                                  into: &stroke)
+            }
+            samples += 30
+            boxes.append(try await drawing.commit(stroke).box)
+        }
+        let whole = await drawing.snapshot()
+        let liveStamps = whole.scene.batches.suffix(6).reduce(0) { $0 + $1.stamps.count }
+        let grown = await drawing.bytes - before
+        XCTAssertEqual(grown, samples * MemoryLayout<TouchSample>.stride, "a live stroke is kept as its samples")
+        XCTAssertLessThan(grown * 5, liveStamps * SketchPoint.byteSize, "a fifth of its stamps' bytes at most")
+        // The same script again: the journal replayed lays the same stamps, nothing changed.
+        let reloaded = try await drawing.reload(script)
+        XCTAssertEqual(reloaded.box, ServedDrawing.Box(x0: 0, y0: 0, x1: 0, y1: 0), "nothing changed")
+        let again = await drawing.snapshot()
+        XCTAssertEqual(again.frame, whole.frame)
+        XCTAssertEqual(again.scene.batches.count, whole.scene.batches.count)
+        for (a, b) in zip(again.scene.batches, whole.scene.batches) {
+            XCTAssertEqual(a.stamps, b.stamps)
+            XCTAssertEqual(a.rotations, b.rotations)
+            XCTAssertEqual(a.brushKey, b.brushKey)
+        }
+        // A tile drawn from the live strokes it touches: the whole drawing's pixels there.
+        let renderer = try Renderer()
+        let tiles = ServedTiles(width: 1024, height: 768)
+        let key = ServedTiles.Key(z: tiles.topZoom, x: 1, y: 1, preview: false)
+        let culled = await drawing.snapshot(touching: tiles.box(key))
+        XCTAssertTrue(culled.scene.batches.contains { b in whole.scene.batches.suffix(6).contains { $0.stamps == b.stamps } })
+        let tile = try await renderer.render(culled.scene, frame: culled.frame, view: tiles.view(key)!)
+        let reference = try await renderer.render(whole.scene, frame: whole.frame, view: tiles.view(key)!)
+        XCTAssertTrue(tile.pixels == reference.pixels)
+        // Undoing the last stroke changes its pixels alone.
+        let undo = try await drawing.session("undo")
+        XCTAssertEqual(undo.box, boxes.last!)
     }
 }
