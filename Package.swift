@@ -67,6 +67,7 @@ let package = Package(
             name: "StippleServe",
             dependencies: [
                 "Stipple",
+                "CStipple",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -21,5 +21,6 @@
 #include "stp_tile_codecs.h"
 #include "stp_stdio.h"
 #include "stp_thread.h"
+#include "stp_heap.h"
 
 #endif
