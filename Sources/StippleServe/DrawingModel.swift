@@ -23,7 +23,9 @@ struct DrawingModel: Sendable {
     private(set) var boxes: [ServedDrawing.Box?]
     /// Whether an entry meets the canvas other than stamp by stamp (a stroke layer, an
     /// effect, detect edges): such an entry reads pixels beyond its own stamps.
-    private let hasModes: Bool
+    let hasModes: Bool
+    /// Entries so far, shown or not.
+    var entries: Int { boxes.count }
     /// The entries shown at `frame`, in draw order.
     private var shown: [Int]
     /// How far a change spreads past its pixels through stroke layers that read the canvas
@@ -91,10 +93,11 @@ struct DrawingModel: Sendable {
     /// own stamps, not the whole drawing's. The same pixels inside `box`: every stamp is
     /// blended on its own, and those left out touch nothing there. The whole scene when an
     /// entry has a mode (it reads pixels beyond its stamps).
-    func scene(touching box: ServedDrawing.Box) -> Scene {
+    /// From entry `first` on when given (those before are drawn already): never with a mode.
+    func scene(touching box: ServedDrawing.Box, from first: Int = 0) -> Scene {
         guard !hasModes else { return scene }
         var culled = base
-        culled.batches = shown.compactMap { i in boxes[i].map { $0.intersects(box) } == true ? entry(i) : nil }
+        culled.batches = shown.compactMap { i in i >= first && boxes[i].map { $0.intersects(box) } == true ? entry(i) : nil }
         culled.session = SessionTimeline(ops: [], startFrame: base.session.startFrame)
         return culled
     }

@@ -37,6 +37,16 @@ package actor ServedDrawing {
     private var lines = 0
     private let journal: DrawingJournal?
     package private(set) var version = 0
+    /// Changes other than a stroke added (undo, redo, clear, the script reloaded) so far.
+    private var resets = 0
+
+    /// What pixels drawn from the drawing show: its entries then, and its changes other than
+    /// strokes added then. Pixels drawn at a mark are brought up to date by drawing over them
+    /// the entries added since, while no other change came between (strokes only ever go on
+    /// top: each stamp is blended over what was there, in order).
+    package struct Mark: Sendable, Equatable {
+        package var entries: Int, resets: Int
+    }
     /// Strokes and session events in the journal.
     package private(set) var journalEvents = 0
 
@@ -120,6 +130,7 @@ package actor ServedDrawing {
         lines = replayed.lines
         journalEvents = replayed.events
         version += 1
+        resets += 1
         return Change(version: version, box: box)
     }
 
@@ -135,6 +146,19 @@ package actor ServedDrawing {
     }
 
     private func modelNow() -> (DrawingModel, Int) { (model, version) }
+
+    /// As `snapshot(touching:)`, with what pixels drawn at `mark` lack: the entries added
+    /// since that can touch `box` (`added`), when nothing but strokes added came since and
+    /// every entry meets the canvas stamp by stamp; else the whole of it, as
+    /// `snapshot(touching:)`. With the mark of now.
+    package nonisolated func snapshot(touching box: Box, over mark: Mark?) async
+        -> (scene: Scene, frame: Int, mark: Mark, added: Bool) {
+        let (model, now) = await markedModel()
+        let added = mark.map { $0.resets == now.resets && $0.entries <= now.entries } == true && !model.hasModes
+        return (model.scene(touching: box, from: added ? mark!.entries : 0), model.frame, now, added)
+    }
+
+    private func markedModel() -> (DrawingModel, Mark) { (model, Mark(entries: model.entries, resets: resets)) }
 
     /// The bytes the drawing is kept in: the script's stamps, the samples of the strokes drawn live.
     package var bytes: Int { model.bytes }
@@ -236,6 +260,7 @@ package actor ServedDrawing {
         journalEvents += 1
         let box = model.applySession(op)
         version += 1
+        resets += 1
         return Change(version: version, box: box)
     }
 

@@ -63,6 +63,17 @@ package struct ServedTiles: Sendable, Equatable {
         return Image(width: side, height: side, pixels: pixels)
     }
 
+    /// The top-left `width` × `height` of a padded tile: the view's pixels again.
+    static func unpadded(_ image: Image, width: Int, height: Int) -> Image {
+        guard image.width != width || image.height != height else { return image }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<height {
+            let from = row * image.width * 4
+            pixels.replaceSubrange((row * width * 4)..<((row + 1) * width * 4), with: image.pixels[from..<(from + width * 4)])
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
     /// Tile `key` (below the top zoom) from its children at the next zoom (`children[dy][dx]`),
     /// as the pyramid defines it: each 2 × 2 block of the level below averaged, odd edges
     /// averaging what they have. Each quadrant comes from its child alone (children are 256

@@ -187,7 +187,7 @@ public final class StippleServer: Sendable {
             let (queued, running, begun) = (await self.tiles.queued, await self.tiles.running, await self.tiles.begun)
             let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
             let waiting = await self.hub.waiting
-            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"renderMs":\#(f.renderMilliseconds),"drawingBytes":\#(await self.drawing.bytes),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
+            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"drawnOver":\#(f.drawnOver),"renderMs":\#(f.renderMilliseconds),"drawingBytes":\#(await self.drawing.bytes),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
                 + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"begun":\#(begun),"clients":\#(clients),"#
                 + #""linesWaiting":\#(waiting.total),"mostLinesWaiting":\#(waiting.most),"#
                 + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())}"#

@@ -6,8 +6,10 @@ import Stipple
 /// scaled. Each is a few milliseconds whatever the drawing holds; the preview engine itself
 /// (`renderPreview`, which walks every stamp) only draws the overview.
 struct TilePreviews {
-    /// Exact tiles' pixels, the most recently used, bounded in bytes.
-    private var pixels: [ServedTiles.Key: (image: Image, used: Int)] = [:]
+    /// Exact tiles' pixels, the most recently used, bounded in bytes: `current` while they
+    /// are the tile as the drawing is; a top tile's are kept past a change, with the mark
+    /// they were drawn at, to be drawn over (`base`).
+    private var pixels: [ServedTiles.Key: (image: Image, used: Int, mark: ServedDrawing.Mark?, current: Bool)] = [:]
     private var bytes = 0
     private let limit: Int
     private var tick = 0
@@ -71,26 +73,56 @@ struct TilePreviews {
         }
     }
 
-    mutating func keep(_ key: ServedTiles.Key, _ image: Image) {
+    /// Keeps `image` as tile `key`'s exact pixels as the drawing is; `mark`: what they show,
+    /// for a top tile (kept from what was drawn when these are the same pixels).
+    mutating func keep(_ key: ServedTiles.Key, _ image: Image, mark: ServedDrawing.Mark? = nil) {
+        let mark = mark ?? pixels[key].flatMap { $0.image == image ? $0.mark : nil }
+        store(key, (image, 0, mark, true))
+    }
+
+    /// Keeps a top tile's pixels as drawn at `mark`, to be drawn over later, whether or not
+    /// the drawing changed while they were drawn.
+    mutating func drew(_ key: ServedTiles.Key, _ image: Image, mark: ServedDrawing.Mark) {
+        if let kept = pixels[key], kept.current, let m = kept.mark, m.resets == mark.resets, m.entries >= mark.entries { return }
+        store(key, (image, 0, mark, false))
+    }
+
+    private mutating func store(_ key: ServedTiles.Key, _ entry: (image: Image, used: Int, mark: ServedDrawing.Mark?, current: Bool)) {
         tick += 1
-        if pixels[key] == nil { bytes += image.pixels.count }
-        pixels[key] = (image, tick)
+        bytes += entry.image.pixels.count - (pixels[key]?.image.pixels.count ?? 0)
+        pixels[key] = (entry.image, tick, entry.mark, entry.current)
         while bytes > limit, let oldest = pixels.min(by: { $0.value.used < $1.value.used }) {
             bytes -= oldest.value.image.pixels.count
             pixels[oldest.key] = nil
         }
     }
 
+    /// The drawing changed where `drop` says: those pixels are no longer the tiles' (those
+    /// with a mark stay, to be drawn over).
     mutating func forget(where drop: (ServedTiles.Key) -> Bool) {
-        for key in pixels.keys where drop(key) { bytes -= pixels.removeValue(forKey: key)!.image.pixels.count }
+        for key in pixels.keys where drop(key) {
+            if pixels[key]!.mark != nil {
+                pixels[key]!.current = false
+            } else {
+                bytes -= pixels.removeValue(forKey: key)!.image.pixels.count
+            }
+        }
     }
 
-    /// Tile `key`'s exact pixels, when they are kept.
+    /// Tile `key`'s exact pixels, when they are kept and are the tile as the drawing is.
     mutating func exact(_ key: ServedTiles.Key) -> Image? {
-        guard let kept = pixels[key] else { return nil }
+        guard let kept = pixels[key], kept.current else { return nil }
         tick += 1
         pixels[key]?.used = tick
         return kept.image
+    }
+
+    /// A top tile's pixels as drawn at some mark, current or not.
+    mutating func base(_ key: ServedTiles.Key) -> (image: Image, mark: ServedDrawing.Mark)? {
+        guard let kept = pixels[key], let mark = kept.mark else { return nil }
+        tick += 1
+        pixels[key]?.used = tick
+        return (kept.image, mark)
     }
 
     /// A preview of `key` from what is at hand; nil when nothing is (no overview yet).
@@ -98,7 +130,8 @@ struct TilePreviews {
         if let own = exact(ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)) { return own }
         for d in 1...max(1, min(key.z, 8)) where d <= key.z {
             let up = ServedTiles.Key(z: key.z - d, x: key.x >> d, y: key.y >> d, preview: false)
-            if let ancestor = pixels[up]?.image {
+            if let kept = pixels[up], kept.current {
+                let ancestor = kept.image
                 let side = ServedTiles.side >> d
                 return Self.scaled(ancestor, x: (key.x & ((1 << d) - 1)) * side, y: (key.y & ((1 << d) - 1)) * side,
                                    side: side, scale: Double(1 << d))

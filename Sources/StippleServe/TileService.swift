@@ -41,6 +41,8 @@ package actor TileService {
         /// Exact tiles answered with their last exact pixels (`TileKind.stale`), and tiles
         /// below the top zoom made again whoever waits (`carry`).
         package var stale = 0, carried = 0
+        /// Top tiles brought up to date by drawing the strokes added since over their pixels.
+        package var drawnOver = 0
         /// The median time of the last 256 exact renders (drawn from the canvas), ms.
         package var renderMilliseconds = 0.0
         package var pyramidReady = false
@@ -204,14 +206,28 @@ package actor TileService {
                 // actor: a job cancelled there is never marked started): no render then.
                 try Task.checkCancellation()
                 let began = ContinuousClock.now
-                let (scene, frame, _) = await drawing.snapshot(touching: tiles.box(key))
                 let view = tiles.view(key)!
-                let image = ServedTiles.padded(key.preview
-                    ? try await renderer.renderPreview(scene, frame: frame, view: view)
-                    : try await renderer.render(scene, frame: frame, view: view))
+                if key.preview {
+                    let (scene, frame, _) = await drawing.snapshot(touching: tiles.box(key))
+                    let image = ServedTiles.padded(try await renderer.renderPreview(scene, frame: frame, view: view))
+                    return (try image.pngData(), nil)
+                }
+                // A top tile drawn before, while strokes were only added since: those strokes
+                // drawn over its pixels (a stroke or two, not every stroke under the tile).
+                let top = key.z == tiles.topZoom
+                let base = top ? await self.base(key) : nil
+                let (scene, frame, mark, added) = await drawing.snapshot(touching: tiles.box(key), over: base?.mark)
+                let drawn: Image
+                if let base, added {
+                    let pixels = ServedTiles.unpadded(base.image, width: view.outputWidth, height: view.outputHeight)
+                    drawn = scene.batches.isEmpty ? pixels : try await renderer.render(scene, frame: frame, view: view, over: pixels)
+                } else {
+                    drawn = try await renderer.render(scene, frame: frame, view: view)
+                }
+                let image = ServedTiles.padded(drawn)
                 let png = try image.pngData()
-                if !key.preview { await self.timed(ContinuousClock.now - began) }
-                return (png, key.preview ? nil : image)
+                await self.drew(key, image, mark: top ? mark : nil, over: base != nil && added, began: began)
+                return (png, image)
             })
             claims.add(key, job, client: client, request: request)
             if staleable { carry(key, job) }
@@ -296,9 +312,17 @@ package actor TileService {
 
     /// The last exact renders' times, from holding a slot to the PNG made.
     private var renderTimes: [Duration] = []
-    private func timed(_ d: Duration) {
-        renderTimes.append(d)
+
+    /// A top tile's pixels kept as drawn, to be drawn over.
+    func base(_ key: ServedTiles.Key) -> (image: Image, mark: ServedDrawing.Mark)? { previews.base(key) }
+
+    /// An exact tile drawn from the canvas (`over`: its pixels drawn before, drawn over): its
+    /// time counted, a top tile's pixels kept with the mark they show.
+    private func drew(_ key: ServedTiles.Key, _ image: Image, mark: ServedDrawing.Mark?, over: Bool, began: ContinuousClock.Instant) {
+        renderTimes.append(ContinuousClock.now - began)
         if renderTimes.count > 256 { renderTimes.removeFirst(renderTimes.count - 256) }
+        if over { figures.drawnOver += 1 }
+        if let mark { previews.drew(key, image, mark: mark) }
     }
 
     /// Ends `client`'s claim (or all its claims) on tile `key`'s jobs (job `token` only, when

@@ -15,6 +15,10 @@ package struct TiledFrame: Sendable {
     /// What the frame's stroke layers change and how far they read, for each tile's apron.
     let reaches: PassReaches
     let bins: TileBins
+    /// Pixels of the area drawn already (straight alpha, the area's size): each tile starts
+    /// as its part of them, not as the background, and only the batches drawn since are
+    /// drawn over it (`Renderer.render(_:frame:view:over:)`).
+    var base: Image?
 
     /// Bands (rows of tiles), top to bottom.
     package var bandCount: Int { grid.rows }
@@ -143,9 +147,9 @@ extension Renderer {
             // Rounded up to 32 px (at most the widest), so neighbouring tiles share a target.
             let apron = frame.reaches.isEmpty ? frame.apron
                 : min(frame.apron, (apron(for: batches, effects: frame.settings.effects, cone: cone) + 31) / 32 * 32)
+            let fill = try frame.base.map { Self.baseFill($0, of: grid.area, rect, apron: apron) } ?? tileFill(frame.canvas, rect, apron: apron)
             let target = try device.beginTile(width: grid.tileWidth, height: grid.tileHeight, apron: apron,
-                                              originX: rect.x, originY: rect.y,
-                                              fill: try tileFill(frame.canvas, rect, apron: apron))
+                                              originX: rect.x, originY: rect.y, fill: fill)
             try drawPasses(batches, canvas: frame.canvas, settings: frame.settings, ageOffset: frame.ageOffset,
                            into: target, exact: box.grown(x: cone, y: cone))
             try band.withUnsafeMutableBytes {
@@ -175,6 +179,26 @@ extension Renderer {
         defer { device.endTiles() }
         for n in 0..<frame.bandCount { pixels.append(contentsOf: try renderBand(frame, n)) }
         return Image(width: frame.canvas.width, height: frame.canvas.height, premultiplied: pixels)
+    }
+
+    /// What tile `rect`'s target starts as over `base`, the pixels of `area` drawn already:
+    /// their part under the tile, premultiplied as a frame holds them (an image of
+    /// premultiplied pixels made straight and premultiplied again gives back the same bytes:
+    /// `Image`'s rounding undoes `(c·a + 127) / 255` exactly for every c ≤ a). The apron
+    /// starts transparent: only the tile's own pixels are read back.
+    static func baseFill(_ base: Image, of area: PixelBox, _ rect: TileRect, apron: Int) -> TileFill {
+        var region = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+        var o = 0
+        for y in rect.y..<(rect.y + rect.height) {
+            var i = ((y - area.y0) * base.width + rect.x - area.x0) * 4
+            for _ in 0..<rect.width {
+                let a = UInt32(base.pixels[i + 3])
+                for c in 0..<3 { region[o + c] = UInt8((UInt32(base.pixels[i + c]) * a + 127) / 255) }
+                region[o + 3] = base.pixels[i + 3]
+                i += 4; o += 4
+            }
+        }
+        return .region(pixels: region, x: apron, y: apron, width: rect.width, height: rect.height)
     }
 
     /// What tile `rect`'s target starts as: the background's colour, or the part of the

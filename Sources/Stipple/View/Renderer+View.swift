@@ -27,6 +27,27 @@ extension Renderer {
                      premultiplied: BoxWeights.resample(level, width: levelWidth, height: levelHeight, xs: xs, ys: ys))
     }
 
+    /// The view's pixels drawn over `base`, what the view showed before: `scene` holds only
+    /// the entries drawn since, and they are blended over `base` exactly as a render of
+    /// everything blends them after the entries before (stamp by stamp, in order), so the
+    /// result is the render of the whole drawing at a fraction of its cost. For a view of
+    /// whole canvas pixels (scale 1) whose entries meet the canvas stamp by stamp.
+    package nonisolated func render(_ scene: Scene, frame: Int, view: View, over base: Image) async throws -> Image {
+        try Self.checkView(view, of: scene)
+        guard view.level == 0, view.isLevelCrop, base.width == view.outputWidth, base.height == view.outputHeight else {
+            throw RenderError("a view drawn over its pixels is of whole canvas pixels, the size of those pixels")
+        }
+        guard !scene.batches.contains(where: { $0.mode != nil }) else {
+            throw RenderError("stroke layers read the canvas around them: a view with them is drawn whole")
+        }
+        var tiled = try await planTiles(scene, frame: frame, primitive: .points, tile: nil, area: view.canvasArea)
+        tiled.base = base
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(base.pixels.count)
+        try await eachBand(of: tiled) { rows in pixels.append(contentsOf: rows) }
+        return Image(width: base.width, height: base.height, premultiplied: pixels)
+    }
+
     /// Writes the view of frame `frame` to the PNG at `path`, whole or not at all. A view of
     /// whole pixels of its level (any scale 1/2^k on a rectangle of whole blocks, scale 1
     /// anywhere) is streamed band by band, in the memory of a band whatever its size.

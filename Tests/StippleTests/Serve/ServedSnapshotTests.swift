@@ -6,11 +6,12 @@ import XCTest
 /// A tile is drawn from the entries that can touch it alone: the same pixels as from the
 /// whole drawing, exact and preview, at every zoom, with undone entries and live strokes
 /// among them; a drawing with a stroke mode is drawn whole; strokes drawn live are kept as
-/// their samples and laid again to the same stamps.
+/// their samples and laid again to the same stamps; a top tile is brought up to date by
+/// drawing the strokes added since over its pixels, to the same bytes.
 final class ServedSnapshotTests: XCTestCase {
     /// 40 strokes spread over a 1024 × 768 canvas (soft and hard, some wide), an undo among
     /// them, and `extra` entries after them.
-    private func drawing(_ name: String, extra: String = "", journal: Bool = false) throws -> ServedDrawing {
+    private func drawing(_ name: String, extra: String = "", journal: Bool = false, background: String = "#f4f0e8") throws -> ServedDrawing {
         let dir = try TestSupport.temporaryDirectory(self, name)
         let path = dir.appendingPathComponent("d.json").path
         var entries = (0..<40).map { i in
@@ -18,7 +19,7 @@ final class ServedSnapshotTests: XCTestCase {
         }
         entries.insert(##"{ "undo": 1, "t": 1.22 }"##, at: 13)
         if !extra.isEmpty { entries.append(extra) }
-        try ##"{ "canvas": { "width": 1024, "height": 768, "background": "#f4f0e8" }, "brushes": { "soft": { "builtin": "soft-round", "size": 64 }, "hard": { "builtin": "hard-round", "size": 32 } }, "draw": [\##(entries.joined(separator: ","))] }"##
+        try ##"{ "canvas": { "width": 1024, "height": 768, "background": "\##(background)" }, "brushes": { "soft": { "builtin": "soft-round", "size": 64 }, "hard": { "builtin": "hard-round", "size": 32 } }, "draw": [\##(entries.joined(separator: ","))] }"##
             .write(toFile: path, atomically: true, encoding: .utf8)
         return try ServedDrawing(script: try Script.load(path: path),
                                  journal: journal ? dir.appendingPathComponent("d.live.jsonl").path : nil)
@@ -149,5 +150,51 @@ final class ServedSnapshotTests: XCTestCase {
         // Undoing the last stroke changes its pixels alone.
         let undo = try await drawing.session("undo")
         XCTAssertEqual(undo.box, boxes.last!)
+    }
+
+    func testATopTileDrawnOverWithTheStrokesAddedSinceIsTheWholeDrawingsTile() async throws {
+        let renderer = try Renderer()
+        let layout = ServedTiles(width: 1024, height: 768)
+        let z = layout.topZoom
+        let keys = (0..<3).flatMap { y in (0..<4).map { x in ServedTiles.Key(z: z, x: x, y: y, preview: false) } }
+        // Opaque, and translucent: its pixels go back to the GPU premultiplied as they were.
+        for background in ["#f4f0e8", "#2040a060"] {
+            let drawing = try drawing("served-drawn-over-\(background.dropFirst())", background: background)
+            let tiles = TileService(drawing: drawing, renderer: renderer, width: 1024, height: 768, cacheBytes: 64 << 20,
+                                    renders: 2, folder: nil)
+            func check(_ when: String) async throws {
+                let (scene, frame, _) = await drawing.snapshot()
+                for key in keys {
+                    let served = try PNGFile.decode(try await tiles.tile(key, client: 1)).image.pixels
+                    let want = ServedTiles.padded(try await renderer.render(scene, frame: frame, view: layout.view(key)!)).pixels
+                    XCTAssertTrue(served == want, "tile \(key) \(when) on \(background)")
+                }
+            }
+            func stroke(_ s: Int) async throws {
+                var stroke = await drawing.beginStroke()
+                for k in 0..<12 {
+                    let style = k == 0 ? ##", "brush": "\##(s % 2 == 0 ? "soft" : "hard")", "radius": \##(5 + 3 * s), "color": "#\##(s)0a0\##(s)0b0""## : ""
+                    try drawing.check(Array(##"{"t": \##(Double(k) * 0.02), "stroke": 1, "x": \##(40 + s * 230 + k * 25), "y": \##(60 + s * 150 + k * 18), "pressure": \##(0.2 + Double(k) / 20)\##(style)}"##.utf8),
+                                      into: &stroke)
+                }
+                await tiles.invalidate(try await drawing.commit(stroke).box)
+            }
+            try await check("at first")
+            let none = await tiles.statistics.drawnOver
+            XCTAssertEqual(none, 0, "nothing to draw over yet")
+            for s in 0..<3 { try await stroke(s) }
+            try await check("after three strokes")
+            let over = await tiles.statistics.drawnOver
+            XCTAssertGreaterThan(over, 0, "the tiles the strokes crossed are drawn over")
+            // An undo takes pixels away: the tiles it touches are drawn whole again.
+            await tiles.invalidate(try await drawing.session("undo").box)
+            try await check("after an undo")
+            let afterUndo = await tiles.statistics.drawnOver
+            XCTAssertEqual(afterUndo, over, "an undo is never drawn over")
+            try await stroke(3)
+            try await check("after a stroke after the undo")
+            let again = await tiles.statistics.drawnOver
+            XCTAssertGreaterThan(again, over, "strokes after the undo are drawn over again")
+        }
     }
 }
