@@ -12,3 +12,11 @@ int stp_heap_limit_arenas(int count) {
     return 0;
 #endif
 }
+
+int stp_heap_trim(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

@@ -98,17 +98,25 @@ extension BenchSuite {
                                         measured: pan.settleSeconds / renderSeconds, limit: 1, atMost: true))
         }
         let endRSS = after["residentBytes"] ?? 0
+        let endCaches = ServeLoad.caches(after)
         if config.serveSeconds >= 300, r.minuteRSS > 0 {
-            // The soak: after the first minute (caches full) the memory does not grow.
-            report.targets.append(.init(name: "serve: memory at the end / a minute in, \(Int(config.serveSeconds)) s of load",
-                                        measured: endRSS / r.minuteRSS, limit: 1.1, atMost: true))
+            // The soak: memory does not grow. The tile caches are bounded in bytes and fill at
+            // the pace of the requests (three to eight minutes of this load): what they hold
+            // is not growth, everything else is.
+            report.targets.append(.init(name: "serve: memory beyond the bounded tile caches, at the end / a minute in, \(Int(config.serveSeconds)) s of load",
+                                        measured: (endRSS - endCaches) / (r.minuteRSS - r.minuteCaches), limit: 1.1, atMost: true))
         }
         var memory = ["RSS at start MiB": rss0 / 1048576, "RSS peak MiB": max(r.peakRSS, endRSS) / 1048576,
                       "RSS at end MiB": endRSS / 1048576, "strokes drawn": after["strokesAdded"] ?? 0,
                       "live lines waiting, most": r.peakWaiting, "RSS halfway MiB": r.halfwayRSS / 1048576,
                       "the drawing at end MiB": (after["drawingBytes"] ?? 0) / 1048576]
         // Only a load longer than a minute has a minute in.
-        if r.minuteRSS > 0 { memory["RSS a minute in MiB"] = r.minuteRSS / 1048576 }
+        memory["tile caches at end MiB"] = endCaches / 1048576
+        if r.minuteRSS > 0 {
+            memory["RSS a minute in MiB"] = r.minuteRSS / 1048576
+            memory["tile caches a minute in MiB"] = r.minuteCaches / 1048576
+            memory["RSS at end / a minute in"] = endRSS / r.minuteRSS
+        }
         report.rows.append(BenchRow(scenario: "serve", variant: "server memory", workload: workload,
                                     timing: Timing(samples: [config.serveSeconds]), figures: memory,
                                     note: "the server's VmRSS, sampled every 100 ms"))

@@ -19,8 +19,9 @@ final class ServeLoad: @unchecked Sendable {
     /// The errors by kind, and the first of each kind as it was seen.
     private var errorKinds: [String: (count: Int, first: String)] = [:]
     private var peakRSS = 0.0
-    /// The server's memory a minute into the load (the soak's baseline: caches full by then).
-    private var minuteRSS = 0.0, halfwayRSS = 0.0
+    /// The server's memory a minute into the load (the soak's baseline) and halfway, and the
+    /// bytes its bounded tile caches (PNGs, kept pixels) held then.
+    private var minuteRSS = 0.0, halfwayRSS = 0.0, minuteCaches = 0.0
     /// The most lines the server had waiting to go out to its WebSocket clients, all together.
     private var peakWaiting = 0.0
     private var mostQueued = 0
@@ -40,14 +41,14 @@ final class ServeLoad: @unchecked Sendable {
     struct Results {
         var preview: [Double], firstExact: [Double], exact: [Double], seen: [Double]
         var staleAnswers: Int, leftStale: Int, errors: Int, mostQueued: Int
-        var peakRSS: Double, minuteRSS: Double, halfwayRSS: Double, peakWaiting: Double
+        var peakRSS: Double, minuteRSS: Double, halfwayRSS: Double, minuteCaches: Double, peakWaiting: Double
         var errorKinds: [String: (count: Int, first: String)]
     }
 
     func results() -> Results {
         lock.lock(); defer { lock.unlock() }
         return Results(preview: preview, firstExact: firstExact, exact: exact, seen: seen, staleAnswers: staleAnswers, leftStale: leftStale,
-                       errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, halfwayRSS: halfwayRSS, peakWaiting: peakWaiting, errorKinds: errorKinds)
+                       errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, halfwayRSS: halfwayRSS, minuteCaches: minuteCaches, peakWaiting: peakWaiting, errorKinds: errorKinds)
     }
 
     /// Counts an error of `kind` (under the lock).
@@ -208,14 +209,17 @@ final class ServeLoad: @unchecked Sendable {
                     func f(_ k: String, _ scale: Double = 1) -> Int { Int((figures[k] ?? 0) / scale) }
                     progress("serve: \(Int(told - start)) s, RSS \(f("residentBytes", 1_048_576)) MiB, \(f("strokesAdded")) strokes, "
                              + "\(f("linesWaiting")) live lines waiting, \(f("begun")) renders begun (\(f("rendered")) kept), \(f("queued")) queued, "
-                             + "\(f("stale")) stale answers, the drawing \(f("drawingBytes", 1_048_576)) MiB, "
-                             + "tile cache \(f("cacheBytes", 1_048_576)) MiB")
+                             + "\(f("drawnOver")) drawn over (\(figures["drawOverMs"].map { String(format: "%.1f", $0) } ?? "?") ms, whole \(figures["drawWholeMs"].map { String(format: "%.1f", $0) } ?? "?") ms), \(f("stale")) stale answers, the drawing \(f("drawingBytes", 1_048_576)) MiB, "
+                             + "tile cache \(f("cacheBytes", 1_048_576)) MiB, pixels kept \(f("keptPixelBytes", 1_048_576)) MiB")
                 }
                 let rss = figures["residentBytes"] ?? 0
                 record {
                     peakRSS = max(peakRSS, rss)
                     peakWaiting = max(peakWaiting, figures["linesWaiting"] ?? 0)
-                    if minuteRSS == 0 && now() >= minute { minuteRSS = rss }
+                    if minuteRSS == 0 && now() >= minute {
+                        minuteRSS = rss
+                        minuteCaches = ServeLoad.caches(figures)
+                    }
                     if halfwayRSS == 0 && now() >= start + seconds / 2 { halfwayRSS = rss }
                 }
                 Thread.sleep(forTimeInterval: 0.1)
@@ -223,6 +227,9 @@ final class ServeLoad: @unchecked Sendable {
         }
         group.wait()
     }
+
+    /// The bytes the server's bounded tile caches hold: the PNGs cached, the pixels kept.
+    static func caches(_ figures: [String: Double]) -> Double { (figures["cacheBytes"] ?? 0) + (figures["keptPixelBytes"] ?? 0) }
 
     /// One client panning: a view every 1/`perSecond` s, each view's 12 tiles asked for on
     /// connections of their own and dropped at the next view.

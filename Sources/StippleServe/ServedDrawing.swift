@@ -137,6 +137,12 @@ package actor ServedDrawing {
     /// The scene and the frame to show it at, and its version.
     package func snapshot() -> (scene: Scene, frame: Int, version: Int) { (model.scene, model.frame, version) }
 
+    /// What pixels drawn from the drawing now show.
+    package var mark: Mark { Mark(entries: model.entries, resets: resets) }
+
+    /// As `snapshot()`, with what pixels drawn from it show.
+    package func markedSnapshot() -> (scene: Scene, frame: Int, mark: Mark) { (model.scene, model.frame, mark) }
+
     /// As `snapshot()`, for drawing the canvas pixels `box` alone: the entries that cannot
     /// touch them are left out (`DrawingModel.scene(touching:)`), by the caller, not on this
     /// actor, which the strokes being drawn need.
@@ -158,7 +164,7 @@ package actor ServedDrawing {
         return (model.scene(touching: box, from: added ? mark!.entries : 0), model.frame, now, added)
     }
 
-    private func markedModel() -> (DrawingModel, Mark) { (model, Mark(entries: model.entries, resets: resets)) }
+    private func markedModel() -> (DrawingModel, Mark) { (model, mark) }
 
     /// The bytes the drawing is kept in: the script's stamps, the samples of the strokes drawn live.
     package var bytes: Int { model.bytes }

@@ -4,10 +4,11 @@ import Stipple
 /// The served drawing's pyramid on disk (`render --pyramid --layout xyz`'s files), kept up to
 /// date as the drawing changes, without ever making a tile again whole when a part changed.
 ///
-/// A change removes the top zoom's files it touches (they are drawn again on demand). A tile
-/// below keeps its file and notes which of its four quadrants changed: each quadrant is made
-/// from one child alone, so the tile is made again from its old pixels and the changed
-/// children only. A stroke then costs a tile or two a zoom, not every tile beneath.
+/// A change marks the top zoom's files it touches out of date (they are drawn again on
+/// demand, over their pixels when strokes were only added: each file's mark says what it
+/// shows). A tile below keeps its file and notes which of its four quadrants changed: each
+/// quadrant is made from one child alone, so the tile is made again from its old pixels and
+/// the changed children only. A stroke then costs a tile or two a zoom, not every tile beneath.
 ///
 /// State only; `TileService` (an actor) holds it and does the waiting.
 struct ServedPyramid {
@@ -18,8 +19,13 @@ struct ServedPyramid {
     private(set) var failed = false
     /// Changes made while the pyramid was being written, applied once it is whole.
     private var changedWhileBuilding: [ServedDrawing.Box?] = []
-    /// Tiles below the top zoom whose file is out of date: one bit a quadrant (bit 2·dy + dx).
+    /// Tiles whose file is out of date: below the top zoom, one bit a quadrant (bit 2·dy + dx);
+    /// at the top, all four.
     private var dirty: [ServedTiles.Key: UInt8] = [:]
+    /// What the top zoom's files show: the drawing's mark when the pyramid was written, and
+    /// each file's own where it was written since.
+    private var builtMark: ServedDrawing.Mark?
+    private var topMarks: [ServedTiles.Key: ServedDrawing.Mark] = [:]
     /// The quadrants each remake in progress took (by its number), and whether the whole
     /// drawing changed under it since (its pixels are then not written). A remake's file is
     /// written on the actor that holds this, so a change never comes between the test and the
@@ -65,11 +71,13 @@ struct ServedPyramid {
         return [UInt8](data)
     }
 
-    /// The pyramid was written (or its writing failed); returns those waiting for it.
-    mutating func built(_ ok: Bool) -> [CheckedContinuation<Void, Never>] {
+    /// The pyramid was written (or its writing failed) from the drawing at `mark`; returns
+    /// those waiting for it.
+    mutating func built(_ ok: Bool, mark: ServedDrawing.Mark?) -> [CheckedContinuation<Void, Never>] {
         failed = !ok
         if ok {
             ready = true
+            builtMark = mark
             for box in changedWhileBuilding { changed(box) }
             changedWhileBuilding = []
         }
@@ -95,10 +103,10 @@ struct ServedPyramid {
             // Everything: the files go (tiles below are made again from all their children).
             for z in 0...tiles.topZoom { try? FileManager.default.removeItem(atPath: "\(root)/\(z)") }
             dirty = [:]
+            topMarks = [:]
             for token in taken.keys { taken[token]?.outdated = true }
             return
         }
-        for key in touched(by: box, z: tiles.topZoom) { unlink("\(root)/\(key.z)/\(key.x)/\(key.y).png") }
         for z in 0..<tiles.topZoom {
             for key in touched(by: box, z: z) {
                 var bits: UInt8 = 0
@@ -106,6 +114,27 @@ struct ServedPyramid {
                 dirty[key, default: 0] |= bits
             }
         }
+        for key in touched(by: box, z: tiles.topZoom) { dirty[key] = Self.allQuadrants }
+    }
+
+    /// Top tile `key` was drawn at `mark` (`png`): written as its file unless the file shows
+    /// a later mark already. It stays out of date until `current` says it is the tile as
+    /// the drawing is.
+    mutating func drew(_ key: ServedTiles.Key, _ png: [UInt8], mark: ServedDrawing.Mark) {
+        guard let path = file(key) else { return }
+        if let shown = topMarks[key] ?? builtMark, shown.resets == mark.resets, shown.entries >= mark.entries { return }
+        Self.write(png, to: path)
+        topMarks[key] = mark
+    }
+
+    /// Top tile `key`'s file is the tile as the drawing is (drawn, and no change came since).
+    mutating func current(_ key: ServedTiles.Key) { dirty[key] = nil }
+
+    /// Top tile `key`'s file, up to date or not, and what it shows (read here, where no other
+    /// file can take its place between the mark and the bytes).
+    func topFile(_ key: ServedTiles.Key) -> (png: [UInt8], mark: ServedDrawing.Mark)? {
+        guard let mark = topMarks[key] ?? builtMark, let png = lastMade(key) else { return nil }
+        return (png, mark)
     }
 
     /// Quadrant `q`'s child of `key` (bit q of a dirty mask).

@@ -74,6 +74,9 @@ public final class StippleServer: Sendable {
         _ = stp_heap_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
     }
 
+    /// Seconds between giving freed heap pages back to the system (a few milliseconds each).
+    static let trimInterval = 10.0
+
     /// Serves until the task is cancelled; `started` is called with the URL once listening.
     public func run(started: @escaping @Sendable (String) async -> Void) async throws {
         await tiles.start()
@@ -106,6 +109,15 @@ public final class StippleServer: Sendable {
                 while !Task.isCancelled {
                     try await Task.sleep(for: .milliseconds(Int(options.saveInterval * 1000)))
                     await drawing.flush()
+                }
+            }
+            group.addTask {
+                // Freed heap pages go back to the system now and then: a server that runs for
+                // days would otherwise keep every page it ever used for tiles (cached, decoded,
+                // encoded) at its peak, however little it holds now.
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(Self.trimInterval))
+                    _ = stp_heap_trim()
                 }
             }
             if options.watch {
@@ -187,7 +199,7 @@ public final class StippleServer: Sendable {
             let (queued, running, begun) = (await self.tiles.queued, await self.tiles.running, await self.tiles.begun)
             let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
             let waiting = await self.hub.waiting
-            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"drawnOver":\#(f.drawnOver),"renderMs":\#(f.renderMilliseconds),"drawingBytes":\#(await self.drawing.bytes),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
+            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"drawnOver":\#(f.drawnOver),"keptPixelBytes":\#(f.keptPixelBytes),"renderMs":\#(f.renderMilliseconds),"drawWholeMs":\#(f.drawWholeMilliseconds),"drawOverMs":\#(f.drawOverMilliseconds),"drawingBytes":\#(await self.drawing.bytes),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
                 + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"begun":\#(begun),"clients":\#(clients),"#
                 + #""linesWaiting":\#(waiting.total),"mostLinesWaiting":\#(waiting.most),"#
                 + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())}"#

@@ -10,7 +10,8 @@ struct TilePreviews {
     /// are the tile as the drawing is; a top tile's are kept past a change, with the mark
     /// they were drawn at, to be drawn over (`base`).
     private var pixels: [ServedTiles.Key: (image: Image, used: Int, mark: ServedDrawing.Mark?, current: Bool)] = [:]
-    private var bytes = 0
+    /// The bytes the kept pixels take (at most `limit`).
+    private(set) var bytes = 0
     private let limit: Int
     private var tick = 0
     /// The drawing at `overviewZoom`, as a preview.

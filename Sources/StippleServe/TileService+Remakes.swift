@@ -4,8 +4,8 @@ import Stipple
 /// Tiles below the top zoom kept up to date from the pyramid: waiting for it, making a tile
 /// again from its children, and carrying on the few a request could not wait for.
 extension TileService {
-    func pyramidBuilt(_ built: Bool) {
-        for waiter in pyramid.built(built) { waiter.resume() }
+    func pyramidBuilt(_ built: Bool, mark: ServedDrawing.Mark?) {
+        for waiter in pyramid.built(built, mark: mark) { waiter.resume() }
     }
 
     /// Waits until the pyramid is whole (or its writing failed), or `seconds` have passed:

@@ -31,6 +31,8 @@ package enum TileKind: String, Sendable {
 package actor TileService {
     package struct Figures: Sendable, Equatable {
         package var rendered = 0, cached = 0, coalesced = 0, cancelled = 0, cacheBytes = 0, cacheTiles = 0
+        /// The bytes of exact tiles' pixels kept (for previews, remakes and drawing over).
+        package var keptPixelBytes = 0
         /// Previews made from pixels at hand (the tile's own, an ancestor's, the overview).
         package var previewsAtHand = 0
         /// Tiles read from the pyramid written in the background.
@@ -45,6 +47,8 @@ package actor TileService {
         package var drawnOver = 0
         /// The median time of the last 256 exact renders (drawn from the canvas), ms.
         package var renderMilliseconds = 0.0
+        /// The renderer's part of them, ms: drawn whole, and drawn over (the last 256 of each).
+        package var drawWholeMilliseconds = 0.0, drawOverMilliseconds = 0.0
         package var pyramidReady = false
     }
 
@@ -105,13 +109,13 @@ package actor TileService {
             let (scene, frame, _) = await drawing.snapshot()
             if let image = try? await renderer.renderPreview(scene, frame: frame, view: view) { await self.setOverview(image) }
             guard let root else { return }
-            let (now, nowFrame, _) = await drawing.snapshot()
+            let (now, nowFrame, mark) = await drawing.markedSnapshot()
             // On a context and render thread of its own: the pyramid holds its renderer for
             // seconds at a time, and tiles asked for meanwhile must not wait behind it.
             let builder = (try? Renderer(niceness: StippleServer.tileNiceness)) ?? renderer
             let built = (try? await builder.writePyramid(now, frame: nowFrame, to: root,
                                                          options: PyramidOptions(layout: .xyz, overwrite: true))) != nil
-            await self.pyramidBuilt(built)
+            await self.pyramidBuilt(built, mark: mark)
         }
     }
 
@@ -119,11 +123,16 @@ package actor TileService {
         var f = figures
         f.cacheBytes = cacheBytes
         f.cacheTiles = cache.count
+        f.keptPixelBytes = previews.bytes
         f.pyramidReady = pyramid.ready
-        if !renderTimes.isEmpty {
-            let d = renderTimes.sorted()[renderTimes.count / 2].components
-            f.renderMilliseconds = Double(d.seconds) * 1e3 + Double(d.attoseconds) / 1e15
+        func median(_ times: [Duration]) -> Double {
+            guard !times.isEmpty else { return 0 }
+            let d = times.sorted()[times.count / 2].components
+            return Double(d.seconds) * 1e3 + Double(d.attoseconds) / 1e15
         }
+        f.renderMilliseconds = median(renderTimes)
+        f.drawWholeMilliseconds = median(drawTimes.whole)
+        f.drawOverMilliseconds = median(drawTimes.over)
         return f
     }
 
@@ -217,16 +226,21 @@ package actor TileService {
                 let top = key.z == tiles.topZoom
                 let base = top ? await self.base(key) : nil
                 let (scene, frame, mark, added) = await drawing.snapshot(touching: tiles.box(key), over: base?.mark)
+                let pixels = added ? base.flatMap { b in
+                    (b.pixels ?? b.png.flatMap { try? PNGFile.decode($0, name: "tile \(key)").image })
+                        .map { ServedTiles.unpadded($0, width: view.outputWidth, height: view.outputHeight) }
+                } : nil
+                let drawing = ContinuousClock.now
                 let drawn: Image
-                if let base, added {
-                    let pixels = ServedTiles.unpadded(base.image, width: view.outputWidth, height: view.outputHeight)
+                if let pixels {
                     drawn = scene.batches.isEmpty ? pixels : try await renderer.render(scene, frame: frame, view: view, over: pixels)
                 } else {
                     drawn = try await renderer.render(scene, frame: frame, view: view)
                 }
+                let drawnIn = ContinuousClock.now - drawing
                 let image = ServedTiles.padded(drawn)
                 let png = try image.pngData()
-                await self.drew(key, image, mark: top ? mark : nil, over: base != nil && added, began: began)
+                await self.drew(key, image, png, mark: top ? mark : nil, over: pixels != nil, began: began, drawing: drawnIn)
                 return (png, image)
             })
             claims.add(key, job, client: client, request: request)
@@ -313,17 +327,34 @@ package actor TileService {
     /// The last exact renders' times, from holding a slot to the PNG made.
     private var renderTimes: [Duration] = []
 
-    /// A top tile's pixels kept as drawn, to be drawn over.
-    func base(_ key: ServedTiles.Key) -> (image: Image, mark: ServedDrawing.Mark)? { previews.base(key) }
+    /// A top tile's pixels drawn before, to be drawn over, and what they show: kept in memory,
+    /// or its pyramid file's PNG.
+    func base(_ key: ServedTiles.Key) -> (pixels: Image?, png: [UInt8]?, mark: ServedDrawing.Mark)? {
+        if let kept = previews.base(key) { return (kept.image, nil, kept.mark) }
+        return pyramid.topFile(key).map { (nil, $0.png, $0.mark) }
+    }
 
     /// An exact tile drawn from the canvas (`over`: its pixels drawn before, drawn over): its
-    /// time counted, a top tile's pixels kept with the mark they show.
-    private func drew(_ key: ServedTiles.Key, _ image: Image, mark: ServedDrawing.Mark?, over: Bool, began: ContinuousClock.Instant) {
+    /// times counted, a top tile's pixels kept and written as its file, with the mark they show.
+    private func drew(_ key: ServedTiles.Key, _ image: Image, _ png: [UInt8], mark: ServedDrawing.Mark?, over: Bool,
+                      began: ContinuousClock.Instant, drawing: Duration) {
         renderTimes.append(ContinuousClock.now - began)
         if renderTimes.count > 256 { renderTimes.removeFirst(renderTimes.count - 256) }
-        if over { figures.drawnOver += 1 }
-        if let mark { previews.drew(key, image, mark: mark) }
+        if over {
+            figures.drawnOver += 1
+            drawTimes.over.append(drawing)
+        } else {
+            drawTimes.whole.append(drawing)
+        }
+        for k in [\DrawTimes.over, \DrawTimes.whole] where drawTimes[keyPath: k].count > 256 { drawTimes[keyPath: k].removeFirst() }
+        guard let mark else { return }
+        previews.drew(key, image, mark: mark)
+        pyramid.drew(key, png, mark: mark)
     }
+
+    /// The renderer's part of the last exact tiles drawn whole, and drawn over.
+    private struct DrawTimes { var whole: [Duration] = [], over: [Duration] = [] }
+    private var drawTimes = DrawTimes()
 
     /// Ends `client`'s claim (or all its claims) on tile `key`'s jobs (job `token` only, when
     /// given), and drops those nobody waits for any more.
@@ -346,7 +377,8 @@ package actor TileService {
             previews.keep(key, image)
             // Kept as the pyramid's file, so the tiles above can be made from it (a tile
             // below the top zoom wrote its own).
-            if key.z == tiles.topZoom, let path = pyramid.file(key) { ServedPyramid.write(bytes, to: path) }
+            // The top zoom's file was written as it was drawn (`drew`): it is now up to date.
+            if key.z == tiles.topZoom { pyramid.current(key) }
         }
     }
 

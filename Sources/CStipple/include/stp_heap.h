@@ -8,4 +8,9 @@
 // setting.
 int stp_heap_limit_arenas(int count);
 
+// Gives the pages of freed heap memory back to the system (glibc keeps them otherwise, and
+// a long-running process's resident memory then counts what it freed long ago). Returns 1
+// when memory was released, 0 when none was or the C library cannot.
+int stp_heap_trim(void);
+
 #endif

@@ -142,7 +142,8 @@ final class ServedPyramidTests: XCTestCase {
                 try await group.waitForAll()
             }
         }
-        // Every tile made from children, and some of the top zoom's (drawn whole, as ever).
+        // Every tile made from children, and some of the top zoom's (drawn over their pixels
+        // where strokes were added since they were drawn).
         for key in keys where key.z < 3 || rng.next() % 5 == 0 {
             let got = try await served(f, key)
             let want = try await expected(f, key)
@@ -150,6 +151,7 @@ final class ServedPyramidTests: XCTestCase {
         }
         let made = await f.tiles.statistics
         XCTAssertGreaterThan(made.fromChildren, 0, "\(made)")
+        XCTAssertGreaterThan(made.drawnOver, 0, "top tiles drawn over their files or kept pixels: \(made)")
     }
 
     /// A remake the drawing changed under (in part) still writes its file, and the quadrant
@@ -160,7 +162,7 @@ final class ServedPyramidTests: XCTestCase {
         let dir = try TestSupport.temporaryDirectory(self, "pyramid-remake-state")
         let layout = ServedTiles(width: 2048, height: 1280)
         var pyramid = ServedPyramid(tiles: layout, folder: dir.path)
-        _ = pyramid.built(true)
+        _ = pyramid.built(true, mark: nil)
         let key = ServedTiles.Key(z: 2, x: 0, y: 0, preview: false)
         ServedPyramid.write([1], to: pyramid.file(key)!)
         XCTAssertEqual(pyramid.upToDate(key), [1])
@@ -192,6 +194,38 @@ final class ServedPyramidTests: XCTestCase {
         pyramid.changed(nil)
         pyramid.made(5, [5])
         XCTAssertNil(pyramid.lastMade(key), "every file went with the change")
+    }
+
+    /// A top tile's file stays through a change, out of date, with what it shows: to be
+    /// drawn over. A drawing at an earlier mark never writes over one at a later mark; the
+    /// file is up to date again once drawn with no change since.
+    func testATopTilesFileIsKeptWithWhatItShows() throws {
+        let dir = try TestSupport.temporaryDirectory(self, "pyramid-top-marks")
+        let layout = ServedTiles(width: 1024, height: 512)
+        var pyramid = ServedPyramid(tiles: layout, folder: dir.path)
+        let key = ServedTiles.Key(z: layout.topZoom, x: 1, y: 1, preview: false)
+        let built = ServedDrawing.Mark(entries: 40, resets: 2)
+        _ = pyramid.built(true, mark: built)
+        ServedPyramid.write([1], to: pyramid.file(key)!)
+        XCTAssertEqual(pyramid.upToDate(key), [1])
+        XCTAssertEqual(pyramid.topFile(key)?.mark, built)
+        pyramid.changed(ServedDrawing.Box(x0: 300, y0: 300, x1: 310, y1: 310))
+        XCTAssertNil(pyramid.upToDate(key), "out of date")
+        XCTAssertEqual(pyramid.topFile(key)?.png, [1], "kept, to be drawn over")
+        XCTAssertEqual(pyramid.topFile(key)?.mark, built)
+        let later = ServedDrawing.Mark(entries: 43, resets: 2)
+        pyramid.drew(key, [2], mark: later)
+        pyramid.drew(key, [3], mark: ServedDrawing.Mark(entries: 41, resets: 2))
+        XCTAssertEqual(pyramid.topFile(key)?.png, [2], "an earlier drawing does not write over a later")
+        XCTAssertEqual(pyramid.topFile(key)?.mark, later)
+        XCTAssertNil(pyramid.upToDate(key), "drawn, not yet known to be current")
+        pyramid.current(key)
+        XCTAssertEqual(pyramid.upToDate(key), [2])
+        // After an undo (a reset), any drawing is later.
+        pyramid.drew(key, [4], mark: ServedDrawing.Mark(entries: 43, resets: 3))
+        XCTAssertEqual(pyramid.topFile(key)?.png, [4])
+        pyramid.changed(nil)
+        XCTAssertNil(pyramid.topFile(key), "every file went with a change everywhere")
     }
 
     /// With a time limit, a low-zoom tile whose remake takes longer is answered at once with
