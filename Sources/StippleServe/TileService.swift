@@ -1,49 +1,5 @@
-import CStipple
 import Foundation
 import Stipple
-
-/// Where tile jobs run: threads of their own at the tiles' nice value (as llvmpipe's), not
-/// the pool every other task shares, so a tile's CPU work (PNGs encoded and decoded, stamps
-/// laid and binned, rows reduced) never holds up the relay of a stroke to the other clients
-/// or the answer to a cached tile: when the cores are all busy, the live channel goes first.
-final class TileWorkers: TaskExecutor, @unchecked Sendable {
-    static let shared = TileWorkers(threads: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
-    /// Jobs waiting, first in first out; guarded by `ready`.
-    private var jobs: [UnownedJob] = []
-    private var head = 0
-    private let ready = NSCondition()
-
-    /// `threads` threads (a tile job's waits suspend it, its CPU work holds a thread: twice
-    /// the cores keeps them busy while some wait on the render thread).
-    init(threads: Int) {
-        for n in 0..<threads {
-            let thread = Thread { [self] in
-                _ = stp_thread_set_niceness(StippleServer.tileNiceness)
-                while true { next().runSynchronously(on: asUnownedTaskExecutor()) }
-            }
-            thread.name = "stipple-tiles-\(n)"
-            thread.start()
-        }
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        ready.lock()
-        jobs.append(job)
-        ready.signal()
-        ready.unlock()
-    }
-
-    private func next() -> UnownedJob {
-        ready.lock()
-        defer { ready.unlock() }
-        while head == jobs.count { ready.wait() }
-        let job = jobs[head]
-        head += 1
-        if head == jobs.count { jobs.removeAll(keepingCapacity: true); head = 0 }
-        return job
-    }
-}
 
 /// What a tile's answer holds: its exact pixels, a preview, or its last exact pixels while
 /// the drawing changes faster there than the tile can be made again (`stale`: to be asked for
@@ -230,7 +186,7 @@ package actor TileService {
             let slots = key.preview ? previewSlots : self.slots
             let below = !key.preview && key.z < tiles.topZoom && pyramid.folder != nil
             let token = claims.newToken()
-            job = TileClaims.Job(token: token, task: Task(executorPreference: TileWorkers.shared) { [drawing, renderer, tiles] in
+            job = TileClaims.Job(token: token, task: Task(executorPreference: TileWorkers.shared) {
                 if below {
                     // Below the top zoom, an exact tile comes from the pyramid: once it is
                     // whole, as its file, made again where the drawing changed. While it is
@@ -245,34 +201,7 @@ package actor TileService {
                 // Its last claim may have ended between the slot and the mark (both on the
                 // actor: a job cancelled there is never marked started): no render then.
                 try Task.checkCancellation()
-                let began = ContinuousClock.now
-                let view = tiles.view(key)!
-                if key.preview {
-                    let (scene, frame, _) = await drawing.snapshot(touching: tiles.box(key))
-                    let image = ServedTiles.padded(try await renderer.renderPreview(scene, frame: frame, view: view))
-                    return (try image.pngData(), nil)
-                }
-                // A top tile drawn before, while strokes were only added since: those strokes
-                // drawn over its pixels (a stroke or two, not every stroke under the tile).
-                let top = key.z == tiles.topZoom
-                let base = top ? await self.base(key) : nil
-                let (scene, frame, mark, added) = await drawing.snapshot(touching: tiles.box(key), over: base?.mark)
-                let pixels = added ? base.flatMap { b in
-                    (b.pixels ?? b.png.flatMap { try? PNGFile.decode($0, name: "tile \(key)").image })
-                        .map { ServedTiles.unpadded($0, width: view.outputWidth, height: view.outputHeight) }
-                } : nil
-                let drawing = ContinuousClock.now
-                let drawn: Image
-                if let pixels {
-                    drawn = scene.batches.isEmpty ? pixels : try await renderer.render(scene, frame: frame, view: view, over: pixels)
-                } else {
-                    drawn = try await renderer.render(scene, frame: frame, view: view)
-                }
-                let drawnIn = ContinuousClock.now - drawing
-                let image = ServedTiles.padded(drawn)
-                let png = try image.pngData()
-                await self.drew(key, image, png, mark: top ? mark : nil, over: pixels != nil, began: began, drawing: drawnIn)
-                return (png, image)
+                return try await self.draw(key)
             })
             claims.add(key, job, client: client, request: request)
             if staleable { carry(key, job) }
@@ -356,36 +285,11 @@ package actor TileService {
     func markStarted(_ key: ServedTiles.Key, token: Int) { claims.started(key, token: token) }
 
     /// The last exact renders' times, from holding a slot to the PNG made.
-    private var renderTimes: [Duration] = []
-
-    /// A top tile's pixels drawn before, to be drawn over, and what they show: kept in memory,
-    /// or its pyramid file's PNG.
-    func base(_ key: ServedTiles.Key) -> (pixels: Image?, png: [UInt8]?, mark: ServedDrawing.Mark)? {
-        if let kept = previews.base(key) { return (kept.image, nil, kept.mark) }
-        return pyramid.topFile(key).map { (nil, $0.png, $0.mark) }
-    }
-
-    /// An exact tile drawn from the canvas (`over`: its pixels drawn before, drawn over): its
-    /// times counted, a top tile's pixels kept and written as its file, with the mark they show.
-    private func drew(_ key: ServedTiles.Key, _ image: Image, _ png: [UInt8], mark: ServedDrawing.Mark?, over: Bool,
-                      began: ContinuousClock.Instant, drawing: Duration) {
-        renderTimes.append(ContinuousClock.now - began)
-        if renderTimes.count > 256 { renderTimes.removeFirst(renderTimes.count - 256) }
-        if over {
-            figures.drawnOver += 1
-            drawTimes.over.append(drawing)
-        } else {
-            drawTimes.whole.append(drawing)
-        }
-        for k in [\DrawTimes.over, \DrawTimes.whole] where drawTimes[keyPath: k].count > 256 { drawTimes[keyPath: k].removeFirst() }
-        guard let mark else { return }
-        previews.drew(key, image, mark: mark)
-        pyramid.drew(key, png, mark: mark)
-    }
+    var renderTimes: [Duration] = []
 
     /// The renderer's part of the last exact tiles drawn whole, and drawn over.
-    private struct DrawTimes { var whole: [Duration] = [], over: [Duration] = [] }
-    private var drawTimes = DrawTimes()
+    struct DrawTimes { var whole: [Duration] = [], over: [Duration] = [] }
+    var drawTimes = DrawTimes()
 
     /// Ends `client`'s claim (or all its claims) on tile `key`'s jobs (job `token` only, when
     /// given), and drops those nobody waits for any more.
