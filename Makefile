@@ -120,8 +120,8 @@ bench-serve: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario serve | tee $(OUT)/bench-serve.txt
 
-# The same load for 10 minutes (opt-in): the server's memory after the first minute against its
-# end, which must not grow.
+# The same load for 10 minutes (opt-in): the server's memory once its tile cache is full
+# against its end, which must not grow.
 soak-serve: bench-deps build-release
 	@mkdir -p $(OUT)
 	$$($(SWIFT) build -c release --show-bin-path)/stipple bench --scenario serve --serve-seconds 600 | tee $(OUT)/soak-serve.txt

@@ -19,9 +19,12 @@ final class ServeLoad: @unchecked Sendable {
     /// The errors by kind, and the first of each kind as it was seen.
     private var errorKinds: [String: (count: Int, first: String)] = [:]
     private var peakRSS = 0.0
-    /// The server's memory a minute into the load (the soak's baseline) and halfway, and the
-    /// bytes its bounded tile caches (PNGs, kept pixels) held then.
+    /// The server's memory a minute into the load and halfway, and the bytes its bounded tile
+    /// caches (PNGs, kept pixels) held a minute in.
     private var minuteRSS = 0.0, halfwayRSS = 0.0, minuteCaches = 0.0
+    /// The server's memory when its tile cache first held 90 % of its bound (the soak's
+    /// baseline: from then on the caches hold what they can), and when that was (s).
+    private var fullRSS = 0.0, fullAt = 0.0
     /// The most lines the server had waiting to go out to its WebSocket clients, all together.
     private var peakWaiting = 0.0
     private var mostQueued = 0
@@ -41,14 +44,15 @@ final class ServeLoad: @unchecked Sendable {
     struct Results {
         var preview: [Double], firstExact: [Double], exact: [Double], seen: [Double]
         var staleAnswers: Int, leftStale: Int, errors: Int, mostQueued: Int
-        var peakRSS: Double, minuteRSS: Double, halfwayRSS: Double, minuteCaches: Double, peakWaiting: Double
+        var peakRSS: Double, minuteRSS: Double, halfwayRSS: Double, minuteCaches: Double, fullRSS: Double, fullAt: Double
+        var peakWaiting: Double
         var errorKinds: [String: (count: Int, first: String)]
     }
 
     func results() -> Results {
         lock.lock(); defer { lock.unlock() }
         return Results(preview: preview, firstExact: firstExact, exact: exact, seen: seen, staleAnswers: staleAnswers, leftStale: leftStale,
-                       errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, halfwayRSS: halfwayRSS, minuteCaches: minuteCaches, peakWaiting: peakWaiting, errorKinds: errorKinds)
+                       errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, halfwayRSS: halfwayRSS, minuteCaches: minuteCaches, fullRSS: fullRSS, fullAt: fullAt, peakWaiting: peakWaiting, errorKinds: errorKinds)
     }
 
     /// Counts an error of `kind` (under the lock).
@@ -221,6 +225,10 @@ final class ServeLoad: @unchecked Sendable {
                         minuteCaches = ServeLoad.caches(figures)
                     }
                     if halfwayRSS == 0 && now() >= start + seconds / 2 { halfwayRSS = rss }
+                    if fullRSS == 0, let limit = figures["cacheLimitBytes"], limit > 0, (figures["cacheBytes"] ?? 0) >= 0.9 * limit {
+                        fullRSS = rss
+                        fullAt = now() - start
+                    }
                 }
                 Thread.sleep(forTimeInterval: 0.1)
             }

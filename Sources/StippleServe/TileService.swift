@@ -20,6 +20,8 @@ package actor TileService {
         package var rendered = 0, cached = 0, coalesced = 0, cancelled = 0, cacheBytes = 0, cacheTiles = 0
         /// The bytes of exact tiles' pixels kept (for previews, remakes and drawing over).
         package var keptPixelBytes = 0
+        /// The tile cache's bound in bytes (`--cache-mb`).
+        package var cacheLimit = 0
         /// Previews made from pixels at hand (the tile's own, an ancestor's, the overview).
         package var previewsAtHand = 0
         /// Tiles read from the pyramid written in the background.
@@ -111,6 +113,7 @@ package actor TileService {
         f.cacheBytes = cacheBytes
         f.cacheTiles = cache.count
         f.keptPixelBytes = previews.bytes
+        f.cacheLimit = cacheLimit
         f.pyramidReady = pyramid.ready
         func median(_ times: [Duration]) -> Double {
             guard !times.isEmpty else { return 0 }
