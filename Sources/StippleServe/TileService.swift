@@ -166,7 +166,7 @@ package actor TileService {
             figures.previewsAtHand += 1
             // Kept for the next viewer, unless the drawing changed meanwhile.
             let version = changes
-            let png = try await Task(executorPreference: TileWorkers.shared) { try ServedTiles.padded(image).pngData() }.value
+            let png = try await Task(executorPreference: TileWorkers.shared, priority: .high) { try ServedTiles.padded(image).pngData() }.value
             if version == changes { store(key, png) }
             return (png, .preview)
         }
@@ -189,7 +189,8 @@ package actor TileService {
             let slots = key.preview ? previewSlots : self.slots
             let below = !key.preview && key.z < tiles.topZoom && pyramid.folder != nil
             let token = claims.newToken()
-            job = TileClaims.Job(token: token, task: Task(executorPreference: TileWorkers.shared) {
+            // A preview's job goes before exact tiles' work (`TileWorkers`' lanes).
+            job = TileClaims.Job(token: token, task: Task(executorPreference: TileWorkers.shared, priority: key.preview ? .high : .medium) {
                 if below {
                     // Below the top zoom, an exact tile comes from the pyramid: once it is
                     // whole, as its file, made again where the drawing changed. While it is

@@ -7,9 +7,11 @@ import Foundation
 /// or the answer to a cached tile: when the cores are all busy, the live channel goes first.
 final class TileWorkers: TaskExecutor, @unchecked Sendable {
     static let shared = TileWorkers(threads: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
-    /// Jobs waiting, first in first out; guarded by `ready`.
-    private var jobs: [UnownedJob] = []
-    private var head = 0
+    /// Jobs waiting, first in first out, in two lanes: those above medium priority (a
+    /// preview's, a few milliseconds that a viewer waits on) go before the rest (exact tiles'
+    /// renders and remakes, and work made for another tile's sake). Guarded by `ready`.
+    private var lanes: [[UnownedJob]] = [[], []]
+    private var heads = [0, 0]
     private let ready = NSCondition()
 
     /// `threads` threads (a tile job's waits suspend it, its CPU work holds a thread: twice
@@ -26,9 +28,10 @@ final class TileWorkers: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
+        let lane = job.priority.rawValue > TaskPriority.medium.rawValue ? 0 : 1
         let job = UnownedJob(job)
         ready.lock()
-        jobs.append(job)
+        lanes[lane].append(job)
         ready.signal()
         ready.unlock()
     }
@@ -36,10 +39,14 @@ final class TileWorkers: TaskExecutor, @unchecked Sendable {
     private func next() -> UnownedJob {
         ready.lock()
         defer { ready.unlock() }
-        while head == jobs.count { ready.wait() }
-        let job = jobs[head]
-        head += 1
-        if head == jobs.count { jobs.removeAll(keepingCapacity: true); head = 0 }
-        return job
+        while true {
+            for lane in 0..<2 where heads[lane] < lanes[lane].count {
+                let job = lanes[lane][heads[lane]]
+                heads[lane] += 1
+                if heads[lane] == lanes[lane].count { lanes[lane].removeAll(keepingCapacity: true); heads[lane] = 0 }
+                return job
+            }
+            ready.wait()
+        }
     }
 }
