@@ -14,15 +14,19 @@ final class TileWorkers: TaskExecutor, @unchecked Sendable {
     private var heads = [0, 0]
     private let ready = NSCondition()
 
-    /// `threads` threads (a tile job's waits suspend it, its CPU work holds a thread: twice
-    /// the cores keeps them busy while some wait on the render thread).
+    /// `threads` threads at the tiles' nice value for both lanes (a tile job's waits suspend
+    /// it, its CPU work holds a thread: twice the cores keeps them busy while some wait on the
+    /// render thread), and one a core at the server's own priority for the first lane alone:
+    /// a preview is as short as a stroke's relay, and a viewer waits on it.
     init(threads: Int) {
-        for n in 0..<threads {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        for n in 0..<(threads + cores) {
+            let urgentOnly = n >= threads
             let thread = Thread { [self] in
-                _ = stp_thread_set_niceness(StippleServer.tileNiceness)
-                while true { next().runSynchronously(on: asUnownedTaskExecutor()) }
+                if !urgentOnly { _ = stp_thread_set_niceness(StippleServer.tileNiceness) }
+                while true { next(urgentOnly: urgentOnly).runSynchronously(on: asUnownedTaskExecutor()) }
             }
-            thread.name = "stipple-tiles-\(n)"
+            thread.name = urgentOnly ? "stipple-previews-\(n - threads)" : "stipple-tiles-\(n)"
             thread.start()
         }
     }
@@ -32,15 +36,15 @@ final class TileWorkers: TaskExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         ready.lock()
         lanes[lane].append(job)
-        ready.signal()
+        ready.broadcast()
         ready.unlock()
     }
 
-    private func next() -> UnownedJob {
+    private func next(urgentOnly: Bool) -> UnownedJob {
         ready.lock()
         defer { ready.unlock() }
         while true {
-            for lane in 0..<2 where heads[lane] < lanes[lane].count {
+            for lane in 0..<(urgentOnly ? 1 : 2) where heads[lane] < lanes[lane].count {
                 let job = lanes[lane][heads[lane]]
                 heads[lane] += 1
                 if heads[lane] == lanes[lane].count { lanes[lane].removeAll(keepingCapacity: true); heads[lane] = 0 }
