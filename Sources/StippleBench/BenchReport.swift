@@ -92,3 +92,26 @@ package enum LlvmpipeThreads {
         return "\(n) (one a core, llvmpipe's default)"
     }
 }
+
+extension BenchReport {
+    /// A figure that never finished (a tile still stale when its viewer moved on counts as
+    /// answered never) is infinite, which JSON cannot hold: written as the string "inf".
+    private static let infinite = (positive: "inf", negative: "-inf", nan: "nan")
+
+    /// The encoder the report is written with as JSON.
+    package static func jsonEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: infinite.positive,
+                                                                      negativeInfinity: infinite.negative, nan: infinite.nan)
+        return encoder
+    }
+
+    /// The decoder that reads it back.
+    package static func jsonDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: infinite.positive,
+                                                                        negativeInfinity: infinite.negative, nan: infinite.nan)
+        return decoder
+    }
+}

@@ -141,9 +141,7 @@ struct BenchCommand: AsyncParsableCommand {
         report.quick = quick
         report.llvmpipeThreads = LlvmpipeThreads.describe()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            print(String(decoding: try BenchReport.jsonEncoder().encode(report), as: UTF8.self))
         } else {
             print(BenchTable.render(report), terminator: "")
         }

@@ -14,7 +14,7 @@ final class BenchSmokeTests: XCTestCase {
         config += ["--frames", "6"]
         let run = try TestSupport.stipple(config)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let report = try JSONDecoder().decode(BenchReport.self, from: Data(run.stdout.utf8))
+        let report = try BenchReport.jsonDecoder().decode(BenchReport.self, from: Data(run.stdout.utf8))
         let scenarios = Set(report.rows.map(\.scenario))
         XCTAssertEqual(scenarios, Set(BenchConfig.Scenario.allCases.map(\.rawValue)))
         XCTAssertTrue(report.rows.allSatisfy { $0.timing.samples.allSatisfy { $0 > 0 } })

@@ -50,6 +50,22 @@ final class SimpleAPITests: XCTestCase {
         XCTAssertEqual(try Image(contentsOfPNG: path), ia)
     }
 
+    /// A figure that never finished (infinite) is written to JSON and read back as such.
+    func testABenchReportWithANeverFinishedFigureIsWrittenAsJSON() throws {
+        var report = BenchReport(date: "d", platform: "surfaceless", renderer: "llvmpipe", glVersion: "ES 3.2",
+                                 llvmpipeThreads: LlvmpipeThreads.describe(environment: [:], cores: 2), cores: 2,
+                                 config: .quick)
+        report.rows = [BenchRow(scenario: "serve", variant: "exact tile", workload: "w", timing: Timing(samples: [0.01]),
+                                figures: ["p95 ms": .infinity, "p50 ms": 3])]
+        report.targets = [.init(name: "serve: exact tile, p95 ms", measured: .infinity, limit: 250, atMost: true)]
+        let json = try BenchReport.jsonEncoder().encode(report)
+        XCTAssertTrue(String(decoding: json, as: UTF8.self).contains(#""p95 ms" : "inf""#))
+        let back = try BenchReport.jsonDecoder().decode(BenchReport.self, from: json)
+        XCTAssertEqual(back.rows[0].figures["p95 ms"], .infinity)
+        XCTAssertEqual(back.rows[0].figures["p50 ms"], 3)
+        XCTAssertFalse(back.targets[0].met)
+    }
+
     func testBenchTableLeadsWithTheHeadlineAndJudgesNothingInQuick() {
         var report = BenchReport(date: "d", platform: "surfaceless", renderer: "llvmpipe", glVersion: "ES 3.2",
                                  llvmpipeThreads: LlvmpipeThreads.describe(environment: [:], cores: 2), cores: 2,
