@@ -1,4 +1,3 @@
-import CStipple
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -65,18 +64,6 @@ public final class StippleServer: Sendable {
         scriptPath = path
     }
 
-    /// One malloc arena a core, not glibc's eight: the server's many threads (connections,
-    /// tile jobs) each took an arena of their own, every one holding freed tile bytes that
-    /// the others could not reuse, and the memory kept growing under a steady load (40 MiB in
-    /// five minutes of the bench's load). `MALLOC_ARENA_MAX` in the environment still rules.
-    private static func limitHeapArenas() {
-        guard getenv("MALLOC_ARENA_MAX") == nil else { return }
-        _ = stp_heap_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
-    }
-
-    /// Seconds between giving freed heap pages back to the system (a few milliseconds each).
-    static let trimInterval = 10.0
-
     /// Serves until the task is cancelled; `started` is called with the URL once listening.
     public func run(started: @escaping @Sendable (String) async -> Void) async throws {
         await tiles.start()
@@ -111,15 +98,7 @@ public final class StippleServer: Sendable {
                     await drawing.flush()
                 }
             }
-            group.addTask {
-                // Freed heap pages go back to the system now and then: a server that runs for
-                // days would otherwise keep every page it ever used for tiles (cached, decoded,
-                // encoded) at its peak, however little it holds now.
-                while !Task.isCancelled {
-                    try await Task.sleep(for: .seconds(Self.trimInterval))
-                    _ = stp_heap_trim()
-                }
-            }
+            group.addTask { try await Self.trimHeapNowAndThen() }
             if options.watch {
                 group.addTask { try await self.watch() }
             }
