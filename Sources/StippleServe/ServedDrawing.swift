@@ -44,8 +44,10 @@ package actor ServedDrawing {
     /// strokes added then. Pixels drawn at a mark are brought up to date by drawing over them
     /// the entries added since, while no other change came between (strokes only ever go on
     /// top: each stamp is blended over what was there, in order).
-    package struct Mark: Sendable, Equatable {
+    /// Marks follow the drawing's time: a later reset, or more entries since the same one.
+    package struct Mark: Sendable, Comparable {
         package var entries: Int, resets: Int
+        package static func < (a: Mark, b: Mark) -> Bool { (a.resets, a.entries) < (b.resets, b.entries) }
     }
     /// Strokes and session events in the journal.
     package private(set) var journalEvents = 0

@@ -122,7 +122,8 @@ struct ServedPyramid {
     /// the drawing is.
     mutating func drew(_ key: ServedTiles.Key, _ png: [UInt8], mark: ServedDrawing.Mark) {
         guard let path = file(key) else { return }
-        if let shown = topMarks[key] ?? builtMark, shown.resets == mark.resets, shown.entries >= mark.entries { return }
+        // A drawing begun before the file's, ending after it, does not take its place.
+        if let shown = topMarks[key] ?? builtMark, shown >= mark { return }
         Self.write(png, to: path)
         topMarks[key] = mark
     }

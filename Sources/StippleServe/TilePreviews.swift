@@ -84,7 +84,7 @@ struct TilePreviews {
     /// Keeps a top tile's pixels as drawn at `mark`, to be drawn over later, whether or not
     /// the drawing changed while they were drawn.
     mutating func drew(_ key: ServedTiles.Key, _ image: Image, mark: ServedDrawing.Mark) {
-        if let kept = pixels[key], kept.current, let m = kept.mark, m.resets == mark.resets, m.entries >= mark.entries { return }
+        if let kept = pixels[key]?.mark, kept >= mark { return }
         store(key, (image, 0, mark, false))
     }
 

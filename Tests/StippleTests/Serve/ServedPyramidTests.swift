@@ -224,6 +224,8 @@ final class ServedPyramidTests: XCTestCase {
         // After an undo (a reset), any drawing is later.
         pyramid.drew(key, [4], mark: ServedDrawing.Mark(entries: 43, resets: 3))
         XCTAssertEqual(pyramid.topFile(key)?.png, [4])
+        pyramid.drew(key, [5], mark: later)
+        XCTAssertEqual(pyramid.topFile(key)?.png, [4], "nor one begun before the undo, ending after it")
         pyramid.changed(nil)
         XCTAssertNil(pyramid.topFile(key), "every file went with a change everywhere")
     }
