@@ -187,18 +187,25 @@ extension Renderer {
     /// `Image`'s rounding undoes `(c·a + 127) / 255` exactly for every c ≤ a). The apron
     /// starts transparent: only the tile's own pixels are read back.
     static func baseFill(_ base: Image, of area: PixelBox, _ rect: TileRect, apron: Int) -> TileFill {
-        var region = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+        .region(pixels: premultiplied(base, x: rect.x - area.x0, y: rect.y - area.y0, width: rect.width, height: rect.height),
+                x: apron, y: apron, width: rect.width, height: rect.height)
+    }
+
+    /// The `width` × `height` pixels of `image` from (`x`, `y`), premultiplied as a frame
+    /// holds them: `(c·a + 127) / 255`.
+    static func premultiplied(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> [UInt8] {
+        var region = [UInt8](repeating: 0, count: width * height * 4)
         var o = 0
-        for y in rect.y..<(rect.y + rect.height) {
-            var i = ((y - area.y0) * base.width + rect.x - area.x0) * 4
-            for _ in 0..<rect.width {
-                let a = UInt32(base.pixels[i + 3])
-                for c in 0..<3 { region[o + c] = UInt8((UInt32(base.pixels[i + c]) * a + 127) / 255) }
-                region[o + 3] = base.pixels[i + 3]
+        for row in y..<(y + height) {
+            var i = (row * image.width + x) * 4
+            for _ in 0..<width {
+                let a = UInt32(image.pixels[i + 3])
+                for c in 0..<3 { region[o + c] = UInt8((UInt32(image.pixels[i + c]) * a + 127) / 255) }
+                region[o + 3] = image.pixels[i + 3]
                 i += 4; o += 4
             }
         }
-        return .region(pixels: region, x: apron, y: apron, width: rect.width, height: rect.height)
+        return region
     }
 
     /// What tile `rect`'s target starts as: the background's colour, or the part of the
@@ -213,17 +220,7 @@ extension Renderer {
             try checkBackground(image, fits: canvas)
             let x0 = max(0, rect.x - apron), y0 = max(0, rect.y - apron)
             let x1 = min(canvas.width, rect.x + rect.width + apron), y1 = min(canvas.height, rect.y + rect.height + apron)
-            var region = [UInt8](repeating: 0, count: (x1 - x0) * (y1 - y0) * 4)
-            var o = 0
-            for y in y0..<y1 {
-                var i = (y * image.width + x0) * 4
-                for _ in x0..<x1 {
-                    let a = UInt32(image.pixels[i + 3])
-                    for c in 0..<3 { region[o + c] = UInt8((UInt32(image.pixels[i + c]) * a + 127) / 255) }
-                    region[o + 3] = image.pixels[i + 3]
-                    i += 4; o += 4
-                }
-            }
+            let region = Self.premultiplied(image, x: x0, y: y0, width: x1 - x0, height: y1 - y0)
             return .region(pixels: region, x: x0 - (rect.x - apron), y: y0 - (rect.y - apron), width: x1 - x0, height: y1 - y0)
         case .surface:
             throw RenderError("a tiled canvas cannot start as a surface")
