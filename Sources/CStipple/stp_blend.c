@@ -112,35 +112,39 @@ AVX2 int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count,
     return covered;
 }
 
-// One row of the kept sketch's blend in 16-bit lanes, sixteen samples a step (see stp_blend.h).
-static AVX2 void blend_kept_row_avx2(uint8_t *d, const uint8_t *a, const uint16_t *sa, int count) {
-    const __m256i full = _mm256_set1_epi16(255), k257 = _mm256_set1_epi16(257);
+// One row of the kept sketch's blend in 16-bit lanes, thirty-two samples a step (see stp_blend.h).
+static AVX2 void blend_kept_row_avx2(uint8_t *d, const uint8_t *a, const uint8_t *s, int count) {
+    const __m256i full = _mm256_set1_epi16(255), k257 = _mm256_set1_epi16(257), half = _mm256_set1_epi16(128);
+    const __m256i zero = _mm256_setzero_si256();
     int i = 0;
-    for (; i + 16 <= count; i += 16) {
-        // Sixteen transparent samples: the blend gives d back exactly; nothing to read or write.
-        __m128i a8 = _mm_loadu_si128((const __m128i *)(a + i));
-        if (_mm_testz_si128(a8, a8)) continue;
-        __m256i dv = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(d + i)));
-        __m256i av = _mm256_cvtepu8_epi16(a8);
-        __m256i x = _mm256_add_epi16(_mm256_mullo_epi16(dv, _mm256_sub_epi16(full, av)),
-                                     _mm256_loadu_si256((const __m256i *)(sa + i)));
-        __m256i r = _mm256_mulhi_epu16(x, k257);
-        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(r, r), 0x08);
-        _mm_storeu_si128((__m128i *)(d + i), _mm256_castsi256_si128(packed));
+    for (; i + 32 <= count; i += 32) {
+        // Thirty-two transparent samples: the blend gives d back exactly; nothing to read or write.
+        __m256i a8 = _mm256_loadu_si256((const __m256i *)(a + i));
+        if (_mm256_testz_si256(a8, a8)) continue;
+        __m256i d8 = _mm256_loadu_si256((const __m256i *)(d + i));
+        __m256i s8 = _mm256_loadu_si256((const __m256i *)(s + i));
+        // Bytes widened within each 128-bit half; packing narrows them back in the same order.
+        __m256i al = _mm256_unpacklo_epi8(a8, zero), ah = _mm256_unpackhi_epi8(a8, zero);
+        __m256i xl = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(d8, zero), _mm256_sub_epi16(full, al)),
+                                      _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(s8, zero), al), half));
+        __m256i xh = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(d8, zero), _mm256_sub_epi16(full, ah)),
+                                      _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(s8, zero), ah), half));
+        __m256i r = _mm256_packus_epi16(_mm256_mulhi_epu16(xl, k257), _mm256_mulhi_epu16(xh, k257));
+        _mm256_storeu_si256((__m256i *)(d + i), r);
     }
-    for (; i < count; i++) d[i] = (uint8_t)(((uint32_t)d[i] * (255u - a[i]) + sa[i]) * 257u >> 16);
+    for (; i < count; i++) d[i] = (uint8_t)(((uint32_t)d[i] * (255u - a[i]) + (uint32_t)s[i] * a[i] + 128u) * 257u >> 16);
 }
 
-static void blend_kept_row(uint8_t *d, const uint8_t *a, const uint16_t *sa, int count) {
-    for (int i = 0; i < count; i++) d[i] = (uint8_t)(((uint32_t)d[i] * (255u - a[i]) + sa[i]) * 257u >> 16);
+static void blend_kept_row(uint8_t *d, const uint8_t *a, const uint8_t *s, int count) {
+    for (int i = 0; i < count; i++) d[i] = (uint8_t)(((uint32_t)d[i] * (255u - a[i]) + (uint32_t)s[i] * a[i] + 128u) * 257u >> 16);
 }
 
-void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint16_t *sa, ptrdiff_t stride, int count, int rows) {
+void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint8_t *s, ptrdiff_t stride, int count, int rows) {
     static int avx2 = -1;
     if (avx2 < 0) avx2 = stp_blend_has_avx2();
     for (int y = 0; y < rows; y++) {
-        if (avx2) blend_kept_row_avx2(d + y * stride, a + y * stride, sa + y * stride, count);
-        else blend_kept_row(d + y * stride, a + y * stride, sa + y * stride, count);
+        if (avx2) blend_kept_row_avx2(d + y * stride, a + y * stride, s + y * stride, count);
+        else blend_kept_row(d + y * stride, a + y * stride, s + y * stride, count);
     }
 }
 
@@ -154,12 +158,12 @@ int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint
     return 0;
 }
 
-void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint16_t *sa, ptrdiff_t stride, int count, int rows) {
+void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint8_t *s, ptrdiff_t stride, int count, int rows) {
     for (int y = 0; y < rows; y++) {
         uint8_t *dr = d + y * stride;
-        const uint8_t *ar = a + y * stride;
-        const uint16_t *sr = sa + y * stride;
-        for (int i = 0; i < count; i++) dr[i] = (uint8_t)(((uint32_t)dr[i] * (255u - ar[i]) + sr[i]) * 257u >> 16);
+        const uint8_t *ar = a + y * stride, *sr = s + y * stride;
+        for (int i = 0; i < count; i++)
+            dr[i] = (uint8_t)(((uint32_t)dr[i] * (255u - ar[i]) + (uint32_t)sr[i] * ar[i] + 128u) * 257u >> 16);
     }
 }
 

@@ -29,9 +29,10 @@ int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint
                       uint8_t *cb, uint8_t *cr, const stp_ycbcr *c);
 
 // The kept sketch's blend over a box of one plane (`rows` rows of `count` samples, rows
-// `stride` samples apart in all three arrays): d = ((d·(255 − a) + sa)·257) >> 16, where
-// sa = s·a + 128 was computed when the sketch changed. Sixteen samples at a time in 16-bit
-// lanes where the CPU has AVX2: x = d·(255 − a) + sa is at most 255·255 + 128, so it fits,
-// and (x·257) >> 16 is the high half of x·257. Where a is 0 (sa is then 128), d is unchanged.
-void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint16_t *sa, ptrdiff_t stride, int count, int rows);
+// `stride` samples apart in all three arrays): d = ((d·(255 − a) + s·a + 128)·257) >> 16,
+// s the sketch's straight converted sample and a its alpha. Thirty-two samples at a time in
+// 16-bit lanes where the CPU has AVX2: d·(255 − a) + s·a + 128 is at most 255·255 + 128, so
+// it fits, and (x·257) >> 16 is the high half of
+// x·257. Where a is 0, d comes out unchanged.
+void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint8_t *s, ptrdiff_t stride, int count, int rows);
 #endif

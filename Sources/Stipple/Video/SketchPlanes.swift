@@ -1,12 +1,12 @@
 import Foundation
 import CStipple
 /// A video's sketch kept in the form the compositor blends (docs/video.md): for every luma
-/// and chroma sample, the sketch's alpha `a` and its colour converted to Y′CbCr in the
-/// output's matrix and range and multiplied by it, `s·a + 128`; and which 16×16 tiles of the
-/// frame it covers.
+/// and chroma sample, the sketch's alpha `a` and its straight colour converted to Y′CbCr in
+/// the output's matrix and range, `s` (a byte each: the blend reads as few bytes a frame as
+/// it can); and which 16×16 tiles of the frame it covers.
 ///
 /// Only the boxes a frame changed are converted (`apply`), and only covered tiles are
-/// blended (`composite`), sixteen samples at a time, with no division: a sample becomes
+/// blended (`composite`), thirty-two samples at a time, with no division: a sample becomes
 /// `((d·(255 − a) + s·a + 128)·257) >> 16`, ffmpeg `overlay`'s straight-alpha blend — and,
 /// where `a` is 0, exactly `d`. The colours are those `PlaneCompositor` computes (un-premultiplied
 /// with `Image`'s rounding, 4:2:0 chroma from the 2×2 block's average straight colour and
@@ -19,10 +19,10 @@ struct SketchPlanes {
     let chromaStep: Int
     let conversion: YCbCrConversion
     private var lumaAlpha: [UInt8]
-    private var luma: [UInt16]
+    private var luma: [UInt8]
     private var chromaAlpha: [UInt8]
-    private var cb: [UInt16]
-    private var cr: [UInt16]
+    private var cb: [UInt8]
+    private var cr: [UInt8]
     private let tileColumns: Int, tileRows: Int
     private var covered: [Bool]
     private(set) var coveredTiles = 0
@@ -33,9 +33,9 @@ struct SketchPlanes {
         chromaStep = header.chroma == .yuv444 ? 1 : 2
         self.conversion = conversion
         lumaAlpha = [UInt8](repeating: 0, count: width * height)
-        luma = [UInt16](repeating: 128, count: width * height)
+        luma = [UInt8](repeating: 0, count: width * height)
         chromaAlpha = [UInt8](repeating: 0, count: chromaWidth * chromaHeight)
-        cb = [UInt16](repeating: 128, count: chromaWidth * chromaHeight)
+        cb = [UInt8](repeating: 0, count: chromaWidth * chromaHeight)
         cr = cb
         tileColumns = (width + Self.tile - 1) / Self.tile
         tileRows = (height + Self.tile - 1) / Self.tile
@@ -53,8 +53,8 @@ struct SketchPlanes {
     }
 
     private mutating func clear() {
-        for i in lumaAlpha.indices { lumaAlpha[i] = 0; luma[i] = 128 }
-        for i in chromaAlpha.indices { chromaAlpha[i] = 0; cb[i] = 128; cr[i] = 128 }
+        for i in lumaAlpha.indices { lumaAlpha[i] = 0; luma[i] = 0 }
+        for i in chromaAlpha.indices { chromaAlpha[i] = 0; cb[i] = 0; cr[i] = 0 }
         for i in covered.indices { covered[i] = false }
         coveredTiles = 0
     }
@@ -98,11 +98,9 @@ struct SketchPlanes {
                                 let (r, g, b, a) = colour(p)
                                 la[i] = UInt8(a); ca[i] = UInt8(a)
                                 if a == 0 {
-                                    ly[i] = 128; cbp[i] = 128; crp[i] = 128
+                                    ly[i] = 0; cbp[i] = 0; crp[i] = 0
                                 } else {
-                                    ly[i] = UInt16(c.y(r, g, b) * a + 128)
-                                    cbp[i] = UInt16(c.cb(r, g, b) * a + 128)
-                                    crp[i] = UInt16(c.cr(r, g, b) * a + 128)
+                                    ly[i] = UInt8(c.y(r, g, b)); cbp[i] = UInt8(c.cb(r, g, b)); crp[i] = UInt8(c.cr(r, g, b))
                                 }
                                 i += 1
                             }
@@ -123,8 +121,8 @@ struct SketchPlanes {
                                     | src.1.loadUnaligned(fromByteOffset: k, as: UInt64.self)) & PlaneCompositor.alphaMask2 == 0 {
                                 let i = by * width + bx
                                 la[i] = 0; la[i + 1] = 0; la[i + width] = 0; la[i + width + 1] = 0
-                                ly[i] = 128; ly[i + 1] = 128; ly[i + width] = 128; ly[i + width + 1] = 128
-                                ca[ci] = 0; cbp[ci] = 128; crp[ci] = 128
+                                ly[i] = 0; ly[i + 1] = 0; ly[i + width] = 0; ly[i + width + 1] = 0
+                                ca[ci] = 0; cbp[ci] = 0; crp[ci] = 0
                                 continue
                             }
                             var sr: Int32 = 0, sg: Int32 = 0, sb: Int32 = 0, sa: Int32 = 0
@@ -134,18 +132,17 @@ struct SketchPlanes {
                                     let (r, g, b, a) = colour(line + k + dx * 4)
                                     let i = (by + dy) * width + bx + dx
                                     la[i] = UInt8(a)
-                                    guard a != 0 else { ly[i] = 128; continue }
-                                    ly[i] = UInt16(c.y(r, g, b) * a + 128)
+                                    guard a != 0 else { ly[i] = 0; continue }
+                                    ly[i] = UInt8(c.y(r, g, b))
                                     sr &+= r; sg &+= g; sb &+= b; sa &+= a
                                 }
                             }
                             let n = Int32(rows * cols), a = sa / n
                             ca[ci] = UInt8(a)
-                            guard a != 0 else { cbp[ci] = 128; crp[ci] = 128; continue }
+                            guard a != 0 else { cbp[ci] = 0; crp[ci] = 0; continue }
                             let half = n / 2
                             let (r, g, b) = ((sr + half) / n, (sg + half) / n, (sb + half) / n)
-                            cbp[ci] = UInt16(c.cb(r, g, b) * a + 128)
-                            crp[ci] = UInt16(c.cr(r, g, b) * a + 128)
+                            cbp[ci] = UInt8(c.cb(r, g, b)); crp[ci] = UInt8(c.cr(r, g, b))
                         }
                     }
                 }}}}}
@@ -214,8 +211,8 @@ struct SketchPlanes {
     /// running at once writes rows of tiles of its own.
     private struct BlendJob: @unchecked Sendable {
         let luma: UnsafeMutablePointer<UInt8>, cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>
-        let lumaAlpha: UnsafePointer<UInt8>, lumaValue: UnsafePointer<UInt16>
-        let chromaAlpha: UnsafePointer<UInt8>, cbValue: UnsafePointer<UInt16>, crValue: UnsafePointer<UInt16>
+        let lumaAlpha: UnsafePointer<UInt8>, lumaValue: UnsafePointer<UInt8>
+        let chromaAlpha: UnsafePointer<UInt8>, cbValue: UnsafePointer<UInt8>, crValue: UnsafePointer<UInt8>
         let covered: UnsafePointer<Bool>
         let width: Int, height: Int, chromaWidth: Int, chromaHeight: Int, tileColumns: Int, chromaTile: Int
 
@@ -245,12 +242,12 @@ struct SketchPlanes {
     static let parallelTiles = 512
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    /// `d = ((d·(255 − a) + sa)·257) >> 16` over a box of a plane (`stp_blend_kept`:
-    /// sixteen samples at a time in 16-bit lanes where the CPU has AVX2).
+    /// `d = ((d·(255 − a) + s·a + 128)·257) >> 16` over a box of a plane (`stp_blend_kept`:
+    /// thirty-two samples at a time in 16-bit lanes where the CPU has AVX2).
     @inline(__always)
-    fileprivate static func blend(_ d: UnsafeMutablePointer<UInt8>, _ a: UnsafePointer<UInt8>, _ sa: UnsafePointer<UInt16>,
+    fileprivate static func blend(_ d: UnsafeMutablePointer<UInt8>, _ a: UnsafePointer<UInt8>, _ s: UnsafePointer<UInt8>,
                               stride: Int, x0: Int, y0: Int, x1: Int, y1: Int) {
         let i = y0 * stride + x0
-        stp_blend_kept(d + i, a + i, sa + i, stride, Int32(x1 - x0), Int32(y1 - y0))
+        stp_blend_kept(d + i, a + i, s + i, stride, Int32(x1 - x0), Int32(y1 - y0))
     }
 }
