@@ -6,22 +6,28 @@ import XCTest
 /// Huffman blocks of their own counts) against libpng's decoder: every image decodes to its
 /// pixels, whole or band by band the bytes are the same, and no larger than libpng level 1's.
 final class PNGEncoderTests: XCTestCase {
-    /// Images that stress the coder: flat, noise, long runs, stripes of every kind, sizes
-    /// that end segments mid-way, one pixel, one row, one column; grey and RGBA.
+    /// Images that stress the coder: flat, noise, long runs, runs of every length from one
+    /// byte to past the longest match (so that they start and end anywhere in the vector
+    /// steps that find them), stripes of every kind, sizes that end segments mid-way, one
+    /// pixel, one row, one column; grey and RGBA.
     func testEveryImageDecodesToItsPixels() throws {
         var rng = SplitMix64(seed: 11)
         let dir = try TestSupport.temporaryDirectory(self)
         var cases = 0
         for (w, h) in [(1, 1), (1, 300), (300, 1), (17, 5), (640, 411), (1280, 210), (97, 2711)] {
-            for kind in 0..<5 {
+            for kind in 0..<6 {
                 for channels in [1, 4] {
                     var pixels = [UInt8](repeating: 0, count: w * h * channels)
+                    var run = (left: 0, value: UInt8(0))
                     for i in pixels.indices {
                         switch kind {
                         case 0: pixels[i] = 0                                             // flat
                         case 1: pixels[i] = UInt8(truncatingIfNeeded: rng.next())         // noise
                         case 2: pixels[i] = (i / (channels * 37)) % 3 == 0 ? 255 : 0      // runs
                         case 3: pixels[i] = UInt8(truncatingIfNeeded: (i / channels) % w) // gradient
+                        case 4:                                                           // runs of any length
+                            if run.left == 0 { run = (Int(rng.next() % 300) + 1, UInt8(rng.next() % 3)) }
+                            pixels[i] = run.value; run.left -= 1
                         default: pixels[i] = rng.next() % 9 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : 128 // sparse
                         }
                     }
@@ -46,7 +52,7 @@ final class PNGEncoderTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(cases, 7 * 5 * 2 * 3)
+        XCTAssertEqual(cases, 7 * 6 * 2 * 3)
     }
 
     /// Bytes in memory that are not a whole PNG are refused as a file's are, naming the byte.
