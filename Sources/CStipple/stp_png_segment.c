@@ -3,6 +3,7 @@
 #include "stp_deflate_rle.h"
 #include "stp_say.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -42,13 +43,66 @@ static void filter_row(const unsigned char *in, const unsigned char *prev, unsig
     }
 }
 
+// Adler-32 of the filtered rows. zlib's loop adds a byte at a time; with SSSE3 (checked at
+// run time) 32 bytes a step, as Chromium's zlib does: s1 gains the bytes' sum (a sum of
+// absolute differences against zero) and s2 their sum weighted 32 down to 1 (multiply-adds),
+// plus 32 times s1 as it stood before the step; both reduced modulo 65521 every 5 552 bytes
+// (173 steps) at most, before they could overflow.
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+
+__attribute__((target("ssse3")))
+static unsigned long adler32_ssse3(unsigned long adler, const unsigned char *buf, size_t len) {
+    uint32_t s1 = adler & 0xFFFF, s2 = (uint32_t)(adler >> 16);
+    size_t blocks = len / 32;
+    len -= blocks * 32;
+    const __m128i tap1 = _mm_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17);
+    const __m128i tap2 = _mm_setr_epi8(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi16(1);
+    while (blocks) {
+        unsigned n = 5552 / 32;
+        if (n > blocks) n = (unsigned)blocks;
+        blocks -= n;
+        __m128i ps = _mm_setr_epi32((int)(s1 * n), 0, 0, 0), v1 = zero, v2 = _mm_setr_epi32((int)s2, 0, 0, 0);
+        do {
+            __m128i b1 = _mm_loadu_si128((const __m128i *)buf), b2 = _mm_loadu_si128((const __m128i *)(buf + 16));
+            ps = _mm_add_epi32(ps, v1);
+            v1 = _mm_add_epi32(v1, _mm_add_epi32(_mm_sad_epu8(b1, zero), _mm_sad_epu8(b2, zero)));
+            v2 = _mm_add_epi32(v2, _mm_madd_epi16(_mm_maddubs_epi16(b1, tap1), ones));
+            v2 = _mm_add_epi32(v2, _mm_madd_epi16(_mm_maddubs_epi16(b2, tap2), ones));
+            buf += 32;
+        } while (--n);
+        v2 = _mm_add_epi32(v2, _mm_slli_epi32(ps, 5));
+        v1 = _mm_add_epi32(v1, _mm_shuffle_epi32(v1, _MM_SHUFFLE(2, 3, 0, 1)));
+        v1 = _mm_add_epi32(v1, _mm_shuffle_epi32(v1, _MM_SHUFFLE(1, 0, 3, 2)));
+        v2 = _mm_add_epi32(v2, _mm_shuffle_epi32(v2, _MM_SHUFFLE(2, 3, 0, 1)));
+        v2 = _mm_add_epi32(v2, _mm_shuffle_epi32(v2, _MM_SHUFFLE(1, 0, 3, 2)));
+        s1 = (s1 + (uint32_t)_mm_cvtsi128_si32(v1)) % 65521;
+        s2 = (uint32_t)_mm_cvtsi128_si32(v2) % 65521;
+    }
+    while (len--) { s1 += *buf++; s2 += s1; }
+    return (unsigned long)(s1 % 65521) | (unsigned long)(s2 % 65521) << 16;
+}
+
+static unsigned long filtered_adler32(const unsigned char *raw, size_t len) {
+    static int ssse3 = -1;
+    if (ssse3 < 0) { __builtin_cpu_init(); ssse3 = __builtin_cpu_supports("ssse3") ? 1 : 0; }
+    if (ssse3) return adler32_ssse3(1, raw, len);
+    return adler32(adler32(0L, Z_NULL, 0), raw, (uInt)len);
+}
+#else
+static unsigned long filtered_adler32(const unsigned char *raw, size_t len) {
+    return adler32(adler32(0L, Z_NULL, 0), raw, (uInt)len);
+}
+#endif
+
 // A finished segment: its coded bytes (owned by `out` from now), the Adler-32 of its filtered
 // rows and its chunk's CRC.
 static int deliver(stp_png_segment *out, unsigned char *data, size_t len, const unsigned char *raw, size_t raw_len) {
     out->data = data;
     out->len = len;
     out->raw_len = raw_len;
-    out->adler = adler32(adler32(0L, Z_NULL, 0), raw, (uInt)raw_len);
+    out->adler = filtered_adler32(raw, raw_len);
     out->crc = crc32(crc32(0L, (const Bytef *)"IDAT", 4), data, (uInt)len);
     return 0;
 }
