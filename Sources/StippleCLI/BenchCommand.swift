@@ -122,7 +122,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let warmup { config.warmup = warmup }
         if let live, let counts = parseList(live) { config.liveCounts = counts }
         if let frames { config.sequenceFrames = frames; config.videoFrames = frames; config.videoGoalFrames = frames }
-        if let reps { config.videoGoalReps = reps }
+        if let reps { config.videoGoalReps = reps; config.videoGoalPairs = max(reps, config.videoGoalPairs) }
         if let compression { config.compression = compression }
         if let sessionFrames { config.sessionFrames = max(100, sessionFrames) }
         if let sessionStrokes { config.sessionStrokes = max(10, sessionStrokes) }
