@@ -29,9 +29,10 @@ extension BenchSuite {
         // drifts over seconds.
         log("modes: \(variants.map(\.0).joined(separator: ", ")), in turn")
         var times: [[Double]] = [[], []]
+        let source = SyntheticVideo(header: header, frames: frames)
         for round in 0...(2 * config.videoGoalReps) {
             for (i, scene) in scenes.enumerated() {
-                let t = try await oneBake(try VideoBake(scene: scene, header: header, renderer: renderer), header, frames)
+                let t = try await oneBake(try VideoBake(scene: scene, header: header, renderer: renderer), source)
                 if round > 0 { times[i].append(t) }
             }
         }

@@ -19,12 +19,15 @@ extension BenchSuite {
             let (w, h, radius) = (size[0], size[1], Float(size[2]))
             let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1)
             let work = "\(frames) frames \(w)×\(h) 4:2:0"
+            // The video's frames made once, outside every timing: each bake and the
+            // passthrough time reading and writing them, not making them.
+            let source = SyntheticVideo(header: header, frames: frames)
             log("bake: \(w)×\(h)")
             let empty = try scriptFile(folder, "empty-\(w)", strokes: 0, radius: radius, maxAge: 0, w, h, frames)
-            let (emptyTiming, _, emptySteps, _) = try await bakeTiming(empty, header, frames, keep: true, renderer)
+            let (emptyTiming, _, emptySteps, _) = try await bakeTiming(empty, source, keep: true, renderer)
             var passthrough: Timing?
             if let ffmpeg = FFmpegProcess.locate() {
-                passthrough = try timed { try runFFmpeg(ffmpeg, [], feeding: SyntheticVideo(header: header, frames: frames), doing: "passthrough") }
+                passthrough = try timed { try runFFmpeg(ffmpeg, [], feeding: source, doing: "passthrough") }
             } else {
                 report.skipped.append("video goals: ffmpeg's passthrough (ffmpeg is not on PATH)")
             }
@@ -53,7 +56,7 @@ extension BenchSuite {
                 for keep in curvy ? [true] : [false, true] {
                     // An accumulating sketch's bake is as short as the empty one's: more pairs.
                     let reps = keep && maxAge == 0 ? config.videoGoalPairs : config.videoGoalReps
-                    let (t, kept, steps, ratios) = try await bakeTiming(script, header, frames, keep: keep, renderer,
+                    let (t, kept, steps, ratios) = try await bakeTiming(script, source, keep: keep, renderer,
                                                                         reps: reps, pairedWith: keep ? empty : nil)
                     // Every step of a frame (read, waiting for the renderer, composite, write), so
                     // a ratio over its goal shows where the time went.
@@ -129,11 +132,11 @@ extension BenchSuite {
         return total / Double(BenchSuite.floorSamples) * Double(frames)
     }
 
-    /// `bake` run over `frames` synthetic frames into /dev/null: its seconds.
-    func oneBake(_ bake: VideoBake, _ header: Y4MHeader, _ frames: Int) async throws -> Double {
+    /// `bake` run over `source`'s frames into /dev/null: its seconds.
+    func oneBake(_ bake: VideoBake, _ source: SyntheticVideo) async throws -> Double {
+        let (header, frames) = (source.header, source.frames)
         let start = DispatchTime.now().uptimeNanoseconds
-        let reader = try Y4MReader(descriptor: try SyntheticVideo(header: header, frames: frames).start(),
-                                   name: "synthetic", owns: true)
+        let reader = try Y4MReader(descriptor: try source.start(), name: "synthetic", owns: true)
         let writer = try Y4MWriter(descriptor: open("/dev/null", O_WRONLY), name: "/dev/null", header: header, owns: true)
         let n = try await bake.run(reader: reader, writer: writer)
         try writer.finish()
@@ -141,8 +144,9 @@ extension BenchSuite {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
-    func bakeTiming(_ script: String, _ header: Y4MHeader, _ frames: Int, keep: Bool, _ renderer: Renderer,
+    func bakeTiming(_ script: String, _ source: SyntheticVideo, keep: Bool, _ renderer: Renderer,
                     reps: Int? = nil, pairedWith other: String? = nil) async throws -> (Timing, KeptSketch?, BakeTimings, [Double]) {
+        let header = source.header
         let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
         let otherScene = try other.map { try VideoBake.loadScene(script: $0, header: header, video: "the synthetic video") }
         var samples: [Double] = [], ratios: [Double] = []
@@ -152,11 +156,11 @@ extension BenchSuite {
             var before: Double?
             if let otherScene {
                 let bake = try VideoBake(scene: otherScene, header: header, renderer: renderer)
-                before = try await oneBake(bake, header, frames)
+                before = try await oneBake(bake, source)
             }
             let bake = try VideoBake(scene: scene, header: header, renderer: renderer)
             bake.keepsSketch = keep
-            samples.append(try await oneBake(bake, header, frames))
+            samples.append(try await oneBake(bake, source))
             if let before { ratios.append(samples[samples.count - 1] / before) }
             kept = bake.lastKept
             steps = bake.timings
