@@ -31,6 +31,22 @@ struct DirtyCells {
         }
     }
 
+    /// Marks the cells `box` touches that `other`, a grid of the same canvas and cell, has
+    /// marked. Returns whether it marked any.
+    @discardableResult
+    mutating func mark(_ box: PixelBox, whereMarkedIn other: DirtyCells) -> Bool {
+        precondition(other.width == width && other.height == height && other.cell == cell, "the same grid")
+        let b = box.clipped(width: width, height: height)
+        guard !b.isEmpty, !other.isEmpty else { return false }
+        var any = false
+        for r in (b.y0 / cell)...((b.y1 - 1) / cell) {
+            let row = r * columns
+            for c in (b.x0 / cell)...((b.x1 - 1) / cell) where other.marks[row + c] { marks[row + c] = true; any = true }
+        }
+        if any { isEmpty = false }
+        return any
+    }
+
     /// Whether `box` touches a marked cell.
     func touches(_ box: PixelBox) -> Bool {
         let b = box.clipped(width: width, height: height)

@@ -260,8 +260,10 @@ extension Renderer {
         for i in windows.indices.reversed() where i >= first {
             let layer = shown[i]
             if !later.isEmpty {
+                // Only the cells where a held stamp of a later layer can be: elsewhere in the new
+                // stamp's box nothing lies over it, and drawn over the target it is already right.
                 for s in layer.stamps[windows[i]] {
-                    if let b = effects.pixelBox(of: s, age: s.age + ff), later.touches(b) { redrawn.mark(b) }
+                    if let b = effects.pixelBox(of: s, age: s.age + ff) { redrawn.mark(b, whereMarkedIn: later) }
                 }
             }
             if i > first {
