@@ -57,13 +57,11 @@ static inline AVX2 void narrow(uint8_t *p, __m256i v) {
 
 typedef struct { __m256i r, g, b, a; } lanes;
 
-// Eight pixels' straight colours and alphas, and their luma blended onto `y`.
-static inline AVX2 lanes row(const uint8_t *rgba, uint8_t *y, const stp_ycbcr *c, int *covered) {
-    __m256i w = _mm256_loadu_si256((const __m256i *)rgba);
+// Eight pixels' straight colours (black where alpha is 0) and alphas.
+static inline AVX2 lanes straight(__m256i w) {
     __m256i byte = _mm256_set1_epi32(0xFF);
     __m256i a = _mm256_srli_epi32(w, 24);
     __m256i on = _mm256_cmpgt_epi32(a, _mm256_setzero_si256());
-    *covered += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(on)));
     __m256i half = _mm256_srli_epi32(a, 1);
     __m256 inverse = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_cvtepi32_ps(a));
     lanes p;
@@ -71,7 +69,15 @@ static inline AVX2 lanes row(const uint8_t *rgba, uint8_t *y, const stp_ycbcr *c
     p.g = unpremultiplied(_mm256_and_si256(_mm256_srli_epi32(w, 8), byte), half, inverse, on);
     p.b = unpremultiplied(_mm256_and_si256(_mm256_srli_epi32(w, 16), byte), half, inverse, on);
     p.a = a;
-    narrow(y, overlay(widen(y), convert(p.r, p.g, p.b, c->y_r, c->y_g, c->y_b, c->y_offset), a));
+    return p;
+}
+
+// Eight pixels' straight colours and alphas, and their luma blended onto `y`.
+static inline AVX2 lanes row(const uint8_t *rgba, uint8_t *y, const stp_ycbcr *c, int *covered) {
+    lanes p = straight(_mm256_loadu_si256((const __m256i *)rgba));
+    __m256i on = _mm256_cmpgt_epi32(p.a, _mm256_setzero_si256());
+    *covered += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(on)));
+    narrow(y, overlay(widen(y), convert(p.r, p.g, p.b, c->y_r, c->y_g, c->y_b, c->y_offset), p.a));
     return p;
 }
 
@@ -110,6 +116,51 @@ AVX2 int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count,
         blend_chroma(cr + x / 2, convert(r, g, bl, c->cr_r, c->cr_g, c->cr_b, c->c_offset), a);
     }
     return covered;
+}
+
+// Lanes 0, 1, 4 and 5 (a row's two pairs of blocks) as four bytes.
+static inline AVX2 void narrow4(uint8_t *p, __m256i v) {
+    p[0] = (uint8_t)_mm256_extract_epi32(v, 0);
+    p[1] = (uint8_t)_mm256_extract_epi32(v, 1);
+    p[2] = (uint8_t)_mm256_extract_epi32(v, 4);
+    p[3] = (uint8_t)_mm256_extract_epi32(v, 5);
+}
+
+// A converted sample where its alpha is above 0, else 0 (the planes' value for no sketch).
+static inline AVX2 __m256i where_covered(__m256i v, __m256i a) {
+    return _mm256_andnot_si256(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()), v);
+}
+
+AVX2 void stp_convert_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint8_t *a_top, uint8_t *a_bottom,
+                              uint8_t *y_top, uint8_t *y_bottom, uint8_t *ca, uint8_t *cb, uint8_t *cr,
+                              const stp_ycbcr *c) {
+    __m256i alpha = _mm256_set1_epi32((int)0xFF000000u);
+    for (int x = 0; x + 8 <= count; x += 8) {
+        __m256i wt = _mm256_loadu_si256((const __m256i *)(top + 4 * x));
+        __m256i wb = _mm256_loadu_si256((const __m256i *)(bottom + 4 * x));
+        if (_mm256_testz_si256(_mm256_or_si256(wt, wb), alpha)) {
+            uint64_t zero = 0;
+            __builtin_memcpy(a_top + x, &zero, 8); __builtin_memcpy(a_bottom + x, &zero, 8);
+            __builtin_memcpy(y_top + x, &zero, 8); __builtin_memcpy(y_bottom + x, &zero, 8);
+            uint32_t z4 = 0;
+            __builtin_memcpy(ca + x / 2, &z4, 4); __builtin_memcpy(cb + x / 2, &z4, 4); __builtin_memcpy(cr + x / 2, &z4, 4);
+            continue;
+        }
+        lanes t = straight(wt), b = straight(wb);
+        narrow(a_top + x, t.a);
+        narrow(a_bottom + x, b.a);
+        narrow(y_top + x, where_covered(convert(t.r, t.g, t.b, c->y_r, c->y_g, c->y_b, c->y_offset), t.a));
+        narrow(y_bottom + x, where_covered(convert(b.r, b.g, b.b, c->y_r, c->y_g, c->y_b, c->y_offset), b.a));
+        // Each block's average straight colour and alpha (transparent pixels count as black).
+        __m256i two = _mm256_set1_epi32(2);
+        __m256i r = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.r, b.r), two), 2);
+        __m256i g = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.g, b.g), two), 2);
+        __m256i bl = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.b, b.b), two), 2);
+        __m256i a = _mm256_srli_epi32(blocks(t.a, b.a), 2);
+        narrow4(ca + x / 2, a);
+        narrow4(cb + x / 2, where_covered(convert(r, g, bl, c->cb_r, c->cb_g, c->cb_b, c->c_offset), a));
+        narrow4(cr + x / 2, where_covered(convert(r, g, bl, c->cr_r, c->cr_g, c->cr_b, c->c_offset), a));
+    }
 }
 
 // One row of the kept sketch's blend in 16-bit lanes, thirty-two samples a step (see stp_blend.h).
@@ -156,6 +207,12 @@ int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint
                       uint8_t *cb, uint8_t *cr, const stp_ycbcr *c) {
     (void)top; (void)bottom; (void)count; (void)y_top; (void)y_bottom; (void)cb; (void)cr; (void)c;
     return 0;
+}
+
+void stp_convert_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint8_t *a_top, uint8_t *a_bottom,
+                         uint8_t *y_top, uint8_t *y_bottom, uint8_t *ca, uint8_t *cb, uint8_t *cr, const stp_ycbcr *c) {
+    (void)top; (void)bottom; (void)count; (void)a_top; (void)a_bottom; (void)y_top; (void)y_bottom;
+    (void)ca; (void)cb; (void)cr; (void)c;
 }
 
 void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint8_t *s, ptrdiff_t stride, int count, int rows) {

@@ -28,6 +28,14 @@ int stp_blend_has_avx2(void);
 int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint8_t *y_top, uint8_t *y_bottom,
                       uint8_t *cb, uint8_t *cr, const stp_ycbcr *c);
 
+// The kept sketch's form of `count` premultiplied RGBA pixels (a multiple of 8) of two rows
+// (`top`, `bottom`) of a 4:2:0 frame, eight pixels at a time (AVX2; call only where
+// stp_blend_has_avx2): each pixel's alpha and converted straight luma (`a_top`, `y_top`, …),
+// each 2×2 block's average alpha and converted average straight colour (`ca`, `cb`, `cr`:
+// count / 2 samples); 0 where the alpha is 0. The bytes of SketchPlanes' own loop.
+void stp_convert_rows420(const uint8_t *top, const uint8_t *bottom, int count, uint8_t *a_top, uint8_t *a_bottom,
+                         uint8_t *y_top, uint8_t *y_bottom, uint8_t *ca, uint8_t *cb, uint8_t *cr, const stp_ycbcr *c);
+
 // The kept sketch's blend over a box of one plane (`rows` rows of `count` samples, rows
 // `stride` samples apart in all three arrays): d = ((d·(255 − a) + s·a + 128)·257) >> 16,
 // s the sketch's straight converted sample and a its alpha. Thirty-two samples at a time in
