@@ -7,6 +7,11 @@
 // - Everything else is 32-bit integer arithmetic, lane by lane, as in Swift.
 #include "stp_blend.h"
 
+// The kept sketch's blend of one row, sample by sample: what the vector code computes.
+static void blend_kept_row(uint8_t *d, const uint8_t *a, const uint8_t *s, int count) {
+    for (int i = 0; i < count; i++) d[i] = (uint8_t)(((uint32_t)d[i] * (255u - a[i]) + (uint32_t)s[i] * a[i] + 128u) * 257u >> 16);
+}
+
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 
@@ -183,11 +188,7 @@ static AVX2 void blend_kept_row_avx2(uint8_t *d, const uint8_t *a, const uint8_t
         __m256i r = _mm256_packus_epi16(_mm256_mulhi_epu16(xl, k257), _mm256_mulhi_epu16(xh, k257));
         _mm256_storeu_si256((__m256i *)(d + i), r);
     }
-    for (; i < count; i++) d[i] = (uint8_t)(((uint32_t)d[i] * (255u - a[i]) + (uint32_t)s[i] * a[i] + 128u) * 257u >> 16);
-}
-
-static void blend_kept_row(uint8_t *d, const uint8_t *a, const uint8_t *s, int count) {
-    for (int i = 0; i < count; i++) d[i] = (uint8_t)(((uint32_t)d[i] * (255u - a[i]) + (uint32_t)s[i] * a[i] + 128u) * 257u >> 16);
+    blend_kept_row(d + i, a + i, s + i, count - i);
 }
 
 void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint8_t *s, ptrdiff_t stride, int count, int rows) {
@@ -216,12 +217,7 @@ void stp_convert_rows420(const uint8_t *top, const uint8_t *bottom, int count, u
 }
 
 void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint8_t *s, ptrdiff_t stride, int count, int rows) {
-    for (int y = 0; y < rows; y++) {
-        uint8_t *dr = d + y * stride;
-        const uint8_t *ar = a + y * stride, *sr = s + y * stride;
-        for (int i = 0; i < count; i++)
-            dr[i] = (uint8_t)(((uint32_t)dr[i] * (255u - ar[i]) + (uint32_t)sr[i] * ar[i] + 128u) * 257u >> 16);
-    }
+    for (int y = 0; y < rows; y++) blend_kept_row(d + y * stride, a + y * stride, s + y * stride, count);
 }
 
 #endif

@@ -104,10 +104,7 @@ extension BenchSuite {
         }
     }
 
-    /// Median seconds of baking `script` over the synthetic video, `reps` times (by default
-    /// `config.videoGoalReps`).
-    /// Also the last repetition's kept sketch (nil when drawn whole) and its steps' times, and,
-    /// `pairedWith` a script, each repetition's time over that script's bake run just before it.
+    /// Frames of a dissolving sketch whose live stamps the C program draws, spread over the video.
     static let floorSamples = 8
 
     /// Seconds the raw-C GLES2 program takes to draw, over all `frames`, the stamps live at
@@ -144,6 +141,10 @@ extension BenchSuite {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    /// Seconds of baking `script` over `source`'s frames, `reps` times (by default
+    /// `config.videoGoalReps`); the last repetition's kept sketch (nil when drawn whole) and its
+    /// steps' times; and, `pairedWith` a script, each repetition's time over that script's bake
+    /// run just before it.
     func bakeTiming(_ script: String, _ source: SyntheticVideo, keep: Bool, _ renderer: Renderer,
                     reps: Int? = nil, pairedWith other: String? = nil) async throws -> (Timing, KeptSketch?, BakeTimings, [Double]) {
         let header = source.header

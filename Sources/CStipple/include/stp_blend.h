@@ -39,8 +39,7 @@ void stp_convert_rows420(const uint8_t *top, const uint8_t *bottom, int count, u
 // The kept sketch's blend over a box of one plane (`rows` rows of `count` samples, rows
 // `stride` samples apart in all three arrays): d = ((d·(255 − a) + s·a + 128)·257) >> 16,
 // s the sketch's straight converted sample and a its alpha. Thirty-two samples at a time in
-// 16-bit lanes where the CPU has AVX2: d·(255 − a) + s·a + 128 is at most 255·255 + 128, so
-// it fits, and (x·257) >> 16 is the high half of
-// x·257. Where a is 0, d comes out unchanged.
+// 16-bit lanes where the CPU has AVX2: x = d·(255 − a) + s·a + 128 is at most 255·255 + 128,
+// so it fits, and (x·257) >> 16 is the high half of x·257. Where a is 0, d comes out unchanged.
 void stp_blend_kept(uint8_t *d, const uint8_t *a, const uint8_t *s, ptrdiff_t stride, int count, int rows);
 #endif

@@ -5,8 +5,9 @@ import CStipple
 /// the output's matrix and range, `s` (a byte each: the blend reads as few bytes a frame as
 /// it can); and which 16×16 tiles of the frame it covers.
 ///
-/// Only the boxes a frame changed are converted (`apply`), and only covered tiles are
-/// blended (`composite`), thirty-two samples at a time, with no division: a sample becomes
+/// Only the boxes a frame changed are converted (`apply`), and only the rows of tiles the
+/// sketch covers are blended (`composite`, from each one's first covered tile to its last),
+/// thirty-two samples at a time, with no division: a sample becomes
 /// `((d·(255 − a) + s·a + 128)·257) >> 16`, ffmpeg `overlay`'s straight-alpha blend — and,
 /// where `a` is 0, exactly `d`. The colours are those `PlaneCompositor` computes (un-premultiplied
 /// with `Image`'s rounding, 4:2:0 chroma from the 2×2 block's average straight colour and
