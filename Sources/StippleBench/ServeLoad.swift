@@ -78,13 +78,21 @@ final class ServeLoad: @unchecked Sendable {
         return (ws, Int(hello[r].split(separator: ":").last!)!)
     }
 
-    /// Reads `ws` until it closes, timing the touch events other clients drew.
-    private func drain(_ ws: LoopbackWebSocket, until deadline: Double) {
+    /// Reads `ws` until it closes, timing the touch events other clients drew; the tiles the
+    /// server says are made go to `ready`.
+    private func drain(_ ws: LoopbackWebSocket, until deadline: Double, ready: ReadyTiles? = nil) {
         // Many thousands of lines a second on the same two cores as the server: read with a
         // byte scan, not a JSON parser or a regular expression.
         let live = Array(#"{"live""#.utf8), error = Array(#"{"error""#.utf8), t = Array(#""t":"#.utf8)
+        let made = Array(#"{"ready""#.utf8)
         while let m = ws.next() {
             let bytes = Array(m.utf8)
+            if let ready, bytes.starts(with: made) {
+                // {"ready":{"z":Z,"x":X,"y":Y}}
+                let n = m.split(whereSeparator: { !$0.isNumber }).map(String.init)
+                if n.count == 3 { ready.post("/tiles/\(n[0])/\(n[1])/\(n[2]).png") }
+                continue
+            }
             if bytes.starts(with: live), let at = ServeLoad.find(t, in: bytes) {
                 var end = at + t.count
                 while end < bytes.count, bytes[end] != 0x2C, bytes[end] != 0x7D { end += 1 }
@@ -119,7 +127,8 @@ final class ServeLoad: @unchecked Sendable {
                 var rng = SplitMix64(seed: seed &+ UInt64(v) &* 7919)
                 guard let (ws, client) = try? join("/live") else { return record { failed("sockets refused", "a viewer's") } }
                 let reader = DispatchGroup()
-                thread(reader) { [self] in drain(ws, until: deadline) }
+                let ready = ReadyTiles()
+                thread(reader) { [self] in drain(ws, until: deadline, ready: ready) }
                 let http = LoopbackHTTP(port: port)
                 var seq = 0
                 while now() < deadline {
@@ -150,21 +159,27 @@ final class ServeLoad: @unchecked Sendable {
                             }
                         }
                     }
+                    ready.clear()
                     for pass in ["&preview=1", ""] {
                         for y in ys { for x in xs {
                             guard now() < deadline else { break }
                             ask("/tiles/\(z)/\(x)/\(y).png?c=\(client)&w=\(seq)\(pass)")
                         } }
                     }
-                    // As the page does: stale tiles asked for again, less often each time, for as
-                    // long as the view lasts (up to 10 s).
+                    // As the page does: stale tiles asked for again once the server says they
+                    // are made, or else less often each time, for as long as the view lasts (up
+                    // to 10 s).
                     let viewEnds = now() + 10
-                    var wait = 0.25
-                    while !staleTiles.isEmpty, now() + wait < min(viewEnds, deadline) {
-                        Thread.sleep(forTimeInterval: wait)
-                        wait = min(4, wait * 2)
-                        let again = staleTiles
-                        staleTiles = []
+                    var wait = 0.25, timer = now() + wait
+                    while !staleTiles.isEmpty, timer < min(viewEnds, deadline) {
+                        let made = ready.wait(for: Set(staleTiles.map { $0.path.prefix { $0 != "?" } }.map(String.init)), until: timer, now: now)
+                        let timedOut = made.isEmpty
+                        if timedOut {
+                            wait = min(4, wait * 2)
+                            timer = now() + wait
+                        }
+                        let again = staleTiles.filter { timedOut || made.contains(String($0.path.prefix { $0 != "?" })) }
+                        staleTiles.removeAll { t in again.contains { $0.path == t.path } }
                         for t in again { ask(t.path, exactSince: t.asked) }
                     }
                     record { leftStale += staleTiles.count }
@@ -299,5 +314,43 @@ final class ServeLoad: @unchecked Sendable {
         _ = open
         return (views, results().mostQueued, Int((last["cancelled"] ?? 0) - (before["cancelled"] ?? 0)),
                 Int((last["rendered"] ?? 0) - (before["rendered"] ?? 0)), max(0, settled - stopped))
+    }
+}
+
+/// The tiles a viewer's server says are made (`{"ready": …}` on its live socket), for the
+/// viewer's thread to ask for again.
+final class ReadyTiles: @unchecked Sendable {
+    // Unchecked: `paths` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var paths: Set<String> = []
+
+    func post(_ path: String) {
+        condition.lock()
+        paths.insert(path)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Forgets what was told before a new view.
+    func clear() {
+        condition.lock()
+        paths = []
+        condition.unlock()
+    }
+
+    /// Those of `wanted` told made, taken; waits for one until `deadline` (`now()`'s clock).
+    func wait(for wanted: Set<String>, until deadline: Double, now: () -> Double) -> Set<String> {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let made = paths.intersection(wanted)
+            if !made.isEmpty {
+                paths.subtract(made)
+                return made
+            }
+            let left = deadline - now()
+            guard left > 0 else { return [] }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: left))
+        }
     }
 }

@@ -46,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Tile renders at once.")
     var renders = 2
 
-    @Option(help: ArgumentHelp("How long a zoomed-out exact tile may take, ms, before its last exact pixels are sent (marked stale; the page asks again).",
+    @Option(help: ArgumentHelp("How long a zoomed-out exact tile may take, ms, before its last exact pixels are sent (marked stale; the page asks again when told the tile is made).",
                                discussion: "0 sends them at once whenever the tile is not up to date."))
     var staleAfter = 250
 

@@ -84,6 +84,11 @@ enum ServeMessages {
         return #"{"changed":{"version":\#(change.version),"box":\#(box)}}"#
     }
 
+    /// Tile `key`, answered stale before, has been made: ask for it again.
+    static func ready(_ key: ServedTiles.Key) -> String {
+        #"{"ready":{"z":\#(key.z),"x":\#(key.x),"y":\#(key.y)}}"#
+    }
+
     static func view(_ v: JSONValue) -> (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>, seq: Int?)? {
         guard case let .object(members) = v.kind else { return nil }
         func int(_ k: String) -> Int? {

@@ -75,6 +75,11 @@ package actor LiveHub {
         for (id, outbox) in clients where id != except { outbox.post(message) }
     }
 
+    /// Sends `message` to one client, if it is still connected.
+    package func send(_ message: String, to client: Int) {
+        clients[client]?.post(message)
+    }
+
     package var count: Int { clients.count }
 
     /// Lines waiting to be sent, all clients together, and the most one client has waiting.

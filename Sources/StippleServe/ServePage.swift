@@ -129,6 +129,8 @@ enum ServePage {
         else if (msg.aborted) { strokes.delete(msg.aborted.client + ':' + msg.aborted.stroke); count(); redraw(); }
         else if (msg.ended) { const s = strokes.get(msg.ended.client + ':' + msg.ended.stroke); if (s) s.ended = msg.ended.version; }
         else if (msg.changed) { changed(msg.changed); }
+        else if (msg.ready) { const again = retries.get(msg.ready.z + '/' + msg.ready.x + '/' + msg.ready.y);
+          if (again) { body.dataset.told = String(Number(body.dataset.told || 0) + 1); again(); } }
         else if (msg.error) { setStatus('refused: ' + msg.error.reason); }
       }
     }
@@ -153,8 +155,9 @@ enum ServePage {
 
     // A tile's exact pixels, shown once they arrive. Where the drawing changes faster than a
     // low zoom's tile can be made again, the server answers with the tile's last exact
-    // pixels, marked stale: shown, and asked for again a little later (less often each time)
-    // while the tile is on the map.
+    // pixels, marked stale: shown, and asked for again once the server says the tile is made
+    // (a "ready" message), or a little later (less often each time) while the tile is on the map.
+    const retries = new Map();
     function exact(img, url, finish, tries = 0) {
       fetch(url + (tries ? '&r=' + tries : '')).then(r => {
         if (!r.ok) throw new Error(String(r.status));
@@ -164,7 +167,12 @@ enum ServePage {
           const shown = img.dataset.blob;
           img.src = img.dataset.blob = URL.createObjectURL(b);
           if (shown) URL.revokeObjectURL(shown);
-          if (stale) { setTimeout(() => exact(img, url, finish, tries + 1), Math.min(4000, 250 << tries)); return; }
+          if (stale) {
+            const k = url.slice(7, url.indexOf('.png')), again = () => { clearTimeout(timer); retries.delete(k); exact(img, url, finish, tries + 1); };
+            const timer = setTimeout(again, Math.min(4000, 250 << tries));
+            retries.set(k, again);
+            return;
+          }
           if (!stale) img.dataset.exact = '1';
           finish(); settle();
         });

@@ -67,6 +67,10 @@ public final class StippleServer: Sendable {
     /// Serves until the task is cancelled; `started` is called with the URL once listening.
     public func run(started: @escaping @Sendable (String) async -> Void) async throws {
         await tiles.start()
+        // A tile answered stale is made while its client shows it; the client hears when.
+        await tiles.onReady { [hub] client, key in
+            Task { await hub.send(ServeMessages.ready(key), to: client) }
+        }
         let router = Router(context: ServeContext.self)
         routes(router)
         let sockets = Router(context: ServeSocketContext.self)

@@ -97,8 +97,40 @@ extension TileService {
         guard claims.claim(key, job, client: Self.carrier) else { return }
         carried.insert(job.token)
         figures.carried += 1
-        Task { await self.carriedEnded(key, job: job, result: await job.task.result) }
+        Task { self.carriedEnded(key, job: job, result: await job.task.result) }
     }
+
+    /// Whether `client` shows tile `key`: its latest view holds it, or it was asked for in a
+    /// later view (`seq`) whose message has not arrived yet (views and tiles travel on
+    /// different connections). Never for a client without a view (no live socket).
+    func shows(_ key: ServedTiles.Key, client: Int, seq: Int?) -> Bool {
+        guard let view = views[client] else { return false }
+        if key.z == view.z && view.xs.contains(key.x) && view.ys.contains(key.y) { return true }
+        return seq.map { $0 > view.seq } ?? false
+    }
+
+    /// `client`, answered with tile `key`'s last exact pixels, shows it: its claim on `job`
+    /// stays until its view moves away, and it is told when the tile is made.
+    func watch(_ key: ServedTiles.Key, _ job: TileClaims.Job, client: Int) {
+        watching[key, default: []].insert(client)
+        // A carried job's end is awaited already.
+        guard !carried.contains(job.token), watched.insert(job.token).inserted else { return }
+        Task { self.watchedEnded(key, job: job, result: await job.task.result) }
+    }
+
+    func watchedEnded(_ key: ServedTiles.Key, job: TileClaims.Job, result: Result<(png: [UInt8], image: Image?), Error>) {
+        watched.remove(job.token)
+        _ = try? answered(key, job: job, result)
+    }
+
+    func unwatch(_ key: ServedTiles.Key, client: Int) {
+        guard watching[key]?.remove(client) != nil, watching[key]!.isEmpty else { return }
+        watching[key] = nil
+    }
+
+    /// Tells the server how to let a client know that a tile it was answered stale for has
+    /// been made (a message on its live socket).
+    package func onReady(_ tell: @escaping @Sendable (Int, ServedTiles.Key) -> Void) { ready = tell }
 
     func carriedEnded(_ key: ServedTiles.Key, job: TileClaims.Job, result: Result<(png: [UInt8], image: Image?), Error>) {
         carried.remove(job.token)

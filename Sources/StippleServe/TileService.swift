@@ -53,8 +53,16 @@ package actor TileService {
     private var cacheBytes = 0
     private var tick = 0
     var claims = TileClaims()
-    /// Each client's latest view: a zoom and the tile columns and rows it shows.
-    private var views: [Int: (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>)] = [:]
+    /// Each client's latest view: a zoom, the tile columns and rows it shows, and its number.
+    var views: [Int: (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>, seq: Int)] = [:]
+    /// Clients answered with a tile's last exact pixels that still show it: each keeps its
+    /// claim on the tile's job (until its view moves away) and is told when the tile is made
+    /// (`onReady`), to ask again then rather than on a timer.
+    var watching: [ServedTiles.Key: Set<Int>] = [:]
+    /// Jobs whose end is awaited for their watchers alone (nobody's request waits on them).
+    var watched: Set<Int> = []
+    /// Tells client `Int` that tile `Key`, answered stale before, has been made.
+    var ready: (@Sendable (Int, ServedTiles.Key) -> Void)?
     /// The number of each client's latest view, from its view messages and tile requests.
     private var viewSeq: [Int: Int] = [:]
     var figures = Figures()
@@ -180,7 +188,9 @@ package actor TileService {
             // Made for a tile above until now, and asked for itself from now on.
             if client >= 0 { Task { [slots = key.preview ? previewSlots : slots] in await slots.promote(joined.token) } }
         } else {
-            if staleable, carried.count >= Self.carryLimit, let last = pyramid.lastMade(exactKey) {
+            let lineFull = staleable && carried.count >= Self.carryLimit
+            let last = lineFull ? pyramid.lastMade(exactKey) : nil
+            if let last, !shows(exactKey, client: client, seq: seq) {
                 // As many tiles as the line can take are being made already: the last exact
                 // pixels at once, no new work.
                 figures.stale += 1
@@ -208,6 +218,14 @@ package actor TileService {
                 return try await self.draw(key)
             })
             claims.add(key, job, client: client, request: request)
+            if let last {
+                // The line is full, but the client shows the tile: the last exact pixels at
+                // once, and the tile made for as long as the client shows it.
+                if let request { claims.requestEnded(request) }
+                figures.stale += 1
+                watch(exactKey, job, client: client)
+                return (last, .stale)
+            }
             if staleable { carry(key, job) }
         }
         defer { if let request { claims.requestEnded(request) } }
@@ -216,9 +234,14 @@ package actor TileService {
             guard let done = await job.task.result(within: staleAfter) else {
                 // No pixels made yet: wait for them.
                 guard let last = pyramid.lastMade(exactKey) else { return try answered(key, job: job, await job.task.result) }
-                // The last exact pixels; the job goes on for its other claims (the carrier's).
+                // The last exact pixels; the job goes on for its other claims (the carrier's),
+                // and for this one while the client shows the tile.
                 figures.stale += 1
-                release(key, client: client, all: false, token: job.token)
+                if shows(exactKey, client: client, seq: seq) {
+                    watch(exactKey, job, client: client)
+                } else {
+                    release(key, client: client, all: false, token: job.token)
+                }
                 return (last, .stale)
             }
             result = done
@@ -257,10 +280,10 @@ package actor TileService {
             guard seq >= viewSeq[client, default: 0] else { return }
             viewSeq[client] = seq
         }
-        views[client] = (z, xs, ys)
-        for key in claims.current.keys where !(key.z == z && xs.contains(key.x) && ys.contains(key.y)) {
-            release(key, client: client, all: true)
-        }
+        views[client] = (z, xs, ys, seq ?? viewSeq[client, default: 0])
+        func inView(_ key: ServedTiles.Key) -> Bool { key.z == z && xs.contains(key.x) && ys.contains(key.y) }
+        for key in claims.keys where !inView(key) { release(key, client: client, all: true) }
+        for key in watching.keys where !inView(key) { unwatch(key, client: client) }
     }
 
     /// `client` has gone: all its claims end.
@@ -268,6 +291,7 @@ package actor TileService {
         views[client] = nil
         viewSeq[client] = nil
         for key in claims.keys { release(key, client: client, all: true) }
+        for key in watching.keys { unwatch(key, client: client) }
     }
 
     /// The drawing changed over `box` (nil: everywhere): cached tiles there go, and jobs
@@ -309,7 +333,12 @@ package actor TileService {
     }
 
     func finished(_ key: ServedTiles.Key, job: TileClaims.Job, bytes: [UInt8]?, image: Image?) {
-        guard claims.finished(key, job: job), let bytes else { return }
+        let current = claims.finished(key, job: job)
+        // Those told are asked again; where the drawing changed meanwhile, that begins anew.
+        if bytes != nil, !key.preview, let clients = watching.removeValue(forKey: key) {
+            for client in clients { ready?(client, key) }
+        }
+        guard current, let bytes else { return }
         figures.rendered += 1
         store(key, bytes)
         if let image {

@@ -109,6 +109,10 @@ final class ServePageTests: XCTestCase {
         try drawer.mouse("mouseReleased", points.last!.0, points.last!.1)
         try settled(drawer, version: 1)
         try settled(viewer, version: 1)
+        // The drawer's zoomed-out tiles came stale; the server said when each was made, and
+        // the page asked again then.
+        let told = try drawer.eval("Number(document.body.dataset.told || 0)") as? Int ?? 0
+        XCTAssertGreaterThan(told, 0, "tiles asked for again when the server said they were made")
         let drawn = try ServedDrawing(script: try Script.load(path: path), journal: journal)
         // It landed where the mouse went down: the page's pixel, in canvas pixels.
         let first = try JSONSerialization.jsonObject(with: Data(try String(contentsOfFile: journal, encoding: .utf8)

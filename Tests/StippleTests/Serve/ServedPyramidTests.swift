@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import Stipple
 @testable import StippleServe
@@ -285,5 +286,60 @@ final class ServedPyramidTests: XCTestCase {
         }
         let last = await f.tiles.statistics
         XCTAssertEqual(last.carried, keys.count, "each made once: \(last)")
+    }
+
+    /// A client whose view shows the changed tiles: each tile it is answered stale for is made
+    /// while it shows it, past the few made whoever waits, and the client is told when (to ask
+    /// again then); once its view moves away, it is told nothing more and the tiles not begun
+    /// are dropped.
+    func testTilesAClientShowsAreMadeAndItIsToldWhen() async throws {
+        let f = try await fixture("pyramid-watched", renders: 1)
+        let told = Mutex<[(client: Int, key: ServedTiles.Key)]>([])
+        await f.tiles.onReady { client, key in told.withLock { $0.append((client, key)) } }
+        let keys = (0..<3).flatMap { y in (0..<4).map { x in ServedTiles.Key(z: 2, x: x, y: y, preview: false) } }
+        func strokes(_ first: Int) async throws {
+            for (i, k) in keys.enumerated() {
+                try await Self.stroke(f, first + i, x: k.x * 512 + 240, y: k.y * 512 + 240, dx: 30, dy: 30)
+            }
+        }
+        try await strokes(1)
+        await f.tiles.viewChanged(client: 1, z: 2, xs: 0...3, ys: 0...2, seq: 1)
+        for k in keys {
+            let kind = try await f.tiles.answer(k, client: 1, seq: 1, staleAfter: .milliseconds(1)).kind
+            XCTAssertEqual(kind, .stale, "tile \(k)")
+        }
+        let first = await f.tiles.statistics
+        XCTAssertEqual(first.carried, TileService.carryLimit, "\(first)")
+        for _ in 0..<1200 where told.withLock({ $0.count }) < keys.count { try await Task.sleep(for: .milliseconds(25)) }
+        let heard = told.withLock { $0 }
+        XCTAssertEqual(heard.count, keys.count, "told of each tile once: \(heard)")
+        XCTAssertEqual(Set(heard.map(\.key)), Set(keys))
+        XCTAssertTrue(heard.allSatisfy { $0.client == 1 })
+        // Asked again, each is exact at once, without being made again.
+        let made = await f.tiles.statistics.fromChildren
+        for k in keys {
+            let answer = try await f.tiles.answer(k, client: 1, seq: 1, staleAfter: .milliseconds(1))
+            XCTAssertEqual(answer.kind, .exact, "tile \(k)")
+            Self.same(try PNGFile.decode(answer.png).image.pixels, try await expected(f, k), "tile \(k)")
+        }
+        let madeAfter = await f.tiles.statistics.fromChildren
+        XCTAssertEqual(madeAfter, made, "answered from what was made")
+
+        // Changed again, answered stale, and the view moves away at once.
+        told.withLock { $0 = [] }
+        try await strokes(100)
+        let before = await f.tiles.statistics
+        for k in keys { _ = try await f.tiles.answer(k, client: 1, seq: 2, staleAfter: .milliseconds(1)) }
+        await f.tiles.viewChanged(client: 1, z: 3, xs: 7...7, ys: 4...4, seq: 3)
+        for _ in 0..<400 {
+            let (running, queued) = (await f.tiles.running, await f.tiles.queued)
+            if running == 0 && queued == 0 { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let after = await f.tiles.statistics
+        XCTAssertGreaterThan(after.cancelled, before.cancelled, "the tiles not begun are dropped: \(after)")
+        XCTAssertLessThan(after.fromChildren - before.fromChildren, keys.count, "\(after)")
+        XCTAssertTrue(told.withLock { $0.isEmpty }, "a client is told only of tiles it shows")
     }
 }
