@@ -7,12 +7,19 @@ struct PointBuffers {
 }
 
 /// Executes frame plans: the one path from a `FramePlan` to GL. It owns what every frame
-/// shares — the two programs (points, quads), the brush textures (one upload per brush),
-/// and the buffers for immediate stamps and quad vertices — and sets the frame's state
+/// shares — the programs (points, quads; each with a variant for stamps that turn their
+/// brush), the brush textures (one upload per brush), and the buffers for immediate
+/// stamps and quad vertices — and sets the frame's state
 /// once, through the state cache, so a frame drawn twice makes no redundant call.
 final class FrameDrawer {
     private let gl: GL
-    private var programs: [Primitive: ShaderProgram] = [:]
+    /// A program a primitive, and a variant of each for stamps that turn their brush: the
+    /// other samples the brush once, where the turning one samples it twice on llvmpipe.
+    private struct ProgramKey: Hashable {
+        var primitive: Primitive
+        var turns: Bool
+    }
+    private var programs: [ProgramKey: ShaderProgram] = [:]
     /// Uploaded brushes by key; a key given with another brush gets that brush's own texture
     /// (the key only narrows the search, the brush's content decides).
     private var brushTextures: [String: [(brush: Brush, texture: BrushTexture)]] = [:]
@@ -53,16 +60,26 @@ final class FrameDrawer {
             if last == nil || last!.brush != b { last = (b, texture(b).id) }
             textureIDs.append(last!.id)
         }
-        for primitive in Primitive.allCases where plan.runs.contains(where: { $0.primitive == primitive }) {
-            try setUniforms(program(primitive), plan, target)
+        // Stamps that turn their brush are drawn by a program that can turn it; the others
+        // by one that samples the brush once (the same pixels).
+        let quadsTurn = plan.quads.contains { $0.rotation != 0 }
+        func key(_ run: DrawRun) -> ProgramKey {
+            ProgramKey(primitive: run.primitive, turns: run.primitive == .quads ? quadsTurn : sources[run.source].rotations != nil)
+        }
+        var used: Set<ProgramKey> = [], previous: ProgramKey?
+        for run in plan.runs {
+            let k = key(run)
+            guard k != previous else { continue }
+            previous = k
+            if used.insert(k).inserted { try setUniforms(program(k), plan, target) }
         }
 
-        var bound: (Primitive, Int)?
+        var bound: (ProgramKey, Int)?
         for run in plan.runs {
             gl.bindTexture(textureIDs[run.batch])
-            let want = (run.primitive, run.primitive == .quads ? -1 : run.source)
+            let want = (key(run), run.primitive == .quads ? -1 : run.source)
             if bound == nil || bound! != want {
-                try gl.useProgram(program(run.primitive).id)
+                try gl.useProgram(program(want.0).id)
                 switch run.primitive {
                 case .points: bindPoints(sources[run.source])
                 case .quads: bindQuads()
@@ -91,12 +108,17 @@ final class FrameDrawer {
         p.setSampler(gl, "uBrush", unit: 0)
     }
 
-    private func program(_ primitive: Primitive) throws -> ShaderProgram {
-        if let p = programs[primitive] { return p }
+    private func program(_ key: ProgramKey) throws -> ShaderProgram {
+        if let p = programs[key] { return p }
         let p = try ShaderProgram(gl: gl, vertex: "sketch.vert", fragment: "sketch.frag",
-                                  defines: primitive == .quads ? ["STIPPLE_QUADS"] : [])
-        programs[primitive] = p
+                                  defines: FrameDrawer.defines(key.primitive, turns: key.turns))
+        programs[key] = p
         return p
+    }
+
+    /// The defines of the stamp program for `primitive`, turning the brush or not.
+    static func defines(_ primitive: Primitive, turns: Bool) -> [String] {
+        (primitive == .quads ? ["STIPPLE_QUADS"] : []) + (turns ? ["STIPPLE_TURNS"] : [])
     }
 
     private func texture(_ b: BrushRef) -> BrushTexture {

@@ -17,9 +17,10 @@ extension Renderer {
     package func setBlursOnCPU(_ on: Bool) { device.modes.blursOnCPU = on }
     package var blursOnCPU: Bool { device.modes.blursOnCPU }
 
-    /// The shader source as the renderer compiles it for `primitive`.
-    package nonisolated func shaderSources(for primitive: Primitive) throws -> (vertex: String, fragment: String) {
-        let defines = primitive == .quads ? ["STIPPLE_QUADS"] : []
+    /// The shader source as the renderer compiles it for `primitive` (stamps that do not
+    /// turn their brush unless `turns`).
+    package nonisolated func shaderSources(for primitive: Primitive, turns: Bool = false) throws -> (vertex: String, fragment: String) {
+        let defines = FrameDrawer.defines(primitive, turns: turns)
         return (try ShaderProgram.source(file: "sketch.vert", defines: defines),
                 try ShaderProgram.source(file: "sketch.frag", defines: defines))
     }
