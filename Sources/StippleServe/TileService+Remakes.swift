@@ -33,7 +33,6 @@ extension TileService {
         var made = false
         defer { if !made { Task { await self.remakeFailed(token) } } }
         try Task.checkCancellation()
-        let base = try remake.base.map { try PNGFile.read(path: $0).image }
         // The changed children at once, so that their own remakes and renders wait in line
         // side by side rather than one after another. They are claimed by this job: when its
         // last claim ends before it is made, theirs end too (renders nobody waits for stop).
@@ -61,6 +60,16 @@ extension TileService {
         }
         await markStarted(key, token: token)
         try Task.checkCancellation()
+        // The tile's file once its children are made, not before: a remake waiting in line
+        // for them holds no pixels of its own. Read now, each quadrant it keeps shows the
+        // drawing at least as it was when the remake began (a later remake may have written
+        // the file meanwhile; its quadrants are newer still). A change everywhere (a clear)
+        // takes the files away: the tile is drawn then.
+        var base: Image?
+        if let path = remake.base {
+            guard let read = try? PNGFile.read(path: path).image else { return nil }
+            base = read
+        }
         guard let image = tiles.parent(key, children: children, over: base) else { return nil }
         let png = try image.pngData()
         await keepRemade(key, token, png, image, quadrants: remake.quadrants.nonzeroBitCount)
