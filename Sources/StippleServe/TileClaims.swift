@@ -96,23 +96,6 @@ struct TileClaims {
         }
     }
 
-    /// Whether a client waits on the job whose own requests are claimed as `claimant` (a
-    /// tile made from its children asks for them as its claimant): its own request or a
-    /// client shown it stale, or the same for the job that waits on it, and so on up. Only
-    /// the carrier (work carried on whoever waits) does not count.
-    func waitedOn(claimant: Int) -> Bool {
-        var tokens = [-1 - claimant], seen: Set<Int> = []
-        while let token = tokens.popLast() {
-            guard seen.insert(token).inserted,
-                  let claims = current.values.first(where: { $0.token == token }) ?? orphans[token]?.claims else { continue }
-            for (client, n) in claims.clients where n > 0 {
-                if client >= 0 { return true }
-                if client != Int.min { tokens.append(-1 - client) }
-            }
-        }
-        return false
-    }
-
     /// Every tile a job waits for, current or orphan.
     var keys: Set<ServedTiles.Key> { Set(current.keys).union(orphans.values.map(\.key)) }
 

@@ -2,7 +2,8 @@ import Foundation
 import Stipple
 
 /// Tiles below the top zoom kept up to date from the pyramid: waiting for it, making a tile
-/// again from its children, and carrying on the few a request could not wait for.
+/// again from its children, carrying on the few a request could not wait for, and making
+/// those a page was shown stale while it shows them, telling it when each is made.
 extension TileService {
     func pyramidBuilt(_ built: Bool, mark: ServedDrawing.Mark?) {
         for waiter in pyramid.built(built, mark: mark) { waiter.resume() }

@@ -199,8 +199,6 @@ package actor TileService {
             let slots = key.preview ? previewSlots : self.slots
             let below = !key.preview && key.z < tiles.topZoom && pyramid.folder != nil
             let token = claims.newToken()
-            // Someone waits for it: a client, or a tile a client waits for that is made from it.
-            let urgent = client >= 0 || claims.waitedOn(claimant: client)
             // A preview's job goes before exact tiles' work (`TileWorkers`' lanes).
             job = TileClaims.Job(token: token, task: Task(executorPreference: TileWorkers.shared, priority: key.preview ? .high : .medium) {
                 if below {
@@ -211,7 +209,7 @@ package actor TileService {
                     if let png = await self.upToDate(key) { return (png, nil) }
                     if let made = try await self.remade(key, token: token) { return made }
                 }
-                try await slots.acquire(id: token, urgent: urgent)
+                try await slots.acquire(id: token, urgent: client >= 0)
                 defer { Task { await slots.release() } }
                 await self.markStarted(key, token: token)
                 // Its last claim may have ended between the slot and the mark (both on the
