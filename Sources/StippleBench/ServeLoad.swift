@@ -170,15 +170,17 @@ final class ServeLoad: @unchecked Sendable {
                     // are made, or else less often each time, for as long as the view lasts (up
                     // to 10 s).
                     let viewEnds = now() + 10
+                    // A tile's path without its query: what the server's message names.
+                    func tile(_ path: String) -> String { String(path.prefix { $0 != "?" }) }
                     var wait = 0.25, timer = now() + wait
                     while !staleTiles.isEmpty, timer < min(viewEnds, deadline) {
-                        let made = ready.wait(for: Set(staleTiles.map { $0.path.prefix { $0 != "?" } }.map(String.init)), until: timer, now: now)
+                        let made = ready.wait(for: Set(staleTiles.map { tile($0.path) }), until: timer, now: now)
                         let timedOut = made.isEmpty
                         if timedOut {
                             wait = min(4, wait * 2)
                             timer = now() + wait
                         }
-                        let again = staleTiles.filter { timedOut || made.contains(String($0.path.prefix { $0 != "?" })) }
+                        let again = staleTiles.filter { timedOut || made.contains(tile($0.path)) }
                         staleTiles.removeAll { t in again.contains { $0.path == t.path } }
                         for t in again { ask(t.path, exactSince: t.asked) }
                     }
@@ -314,43 +316,5 @@ final class ServeLoad: @unchecked Sendable {
         _ = open
         return (views, results().mostQueued, Int((last["cancelled"] ?? 0) - (before["cancelled"] ?? 0)),
                 Int((last["rendered"] ?? 0) - (before["rendered"] ?? 0)), max(0, settled - stopped))
-    }
-}
-
-/// The tiles a viewer's server says are made (`{"ready": …}` on its live socket), for the
-/// viewer's thread to ask for again.
-final class ReadyTiles: @unchecked Sendable {
-    // Unchecked: `paths` is guarded by `condition`.
-    private let condition = NSCondition()
-    private var paths: Set<String> = []
-
-    func post(_ path: String) {
-        condition.lock()
-        paths.insert(path)
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Forgets what was told before a new view.
-    func clear() {
-        condition.lock()
-        paths = []
-        condition.unlock()
-    }
-
-    /// Those of `wanted` told made, taken; waits for one until `deadline` (`now()`'s clock).
-    func wait(for wanted: Set<String>, until deadline: Double, now: () -> Double) -> Set<String> {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            let made = paths.intersection(wanted)
-            if !made.isEmpty {
-                paths.subtract(made)
-                return made
-            }
-            let left = deadline - now()
-            guard left > 0 else { return [] }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: left))
-        }
     }
 }

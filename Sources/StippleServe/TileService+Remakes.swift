@@ -110,15 +110,6 @@ extension TileService {
         Task { self.carriedEnded(key, job: job, result: await job.task.result) }
     }
 
-    /// Whether `client` shows tile `key`: its latest view holds it, or it was asked for in a
-    /// later view (`seq`) whose message has not arrived yet (views and tiles travel on
-    /// different connections). Never for a client without a view (no live socket).
-    func shows(_ key: ServedTiles.Key, client: Int, seq: Int?) -> Bool {
-        guard let view = views[client] else { return false }
-        if key.z == view.z && view.xs.contains(key.x) && view.ys.contains(key.y) { return true }
-        return seq.map { $0 > view.seq } ?? false
-    }
-
     /// `client`, answered with tile `key`'s last exact pixels, shows it: its claim on `job`
     /// stays until its view moves away, and it is told when the tile is made.
     func watch(_ key: ServedTiles.Key, _ job: TileClaims.Job, client: Int) {

@@ -53,8 +53,8 @@ package actor TileService {
     private var cacheBytes = 0
     private var tick = 0
     var claims = TileClaims()
-    /// Each client's latest view: a zoom, the tile columns and rows it shows, and its number.
-    var views: [Int: (z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>, seq: Int)] = [:]
+    /// What each client shows.
+    private var views = ClientViews()
     /// Clients answered with a tile's last exact pixels that still show it: each keeps its
     /// claim on the tile's job (until its view moves away) and is told when the tile is made
     /// (`onReady`), to ask again then rather than on a timer.
@@ -63,8 +63,6 @@ package actor TileService {
     var watched: Set<Int> = []
     /// Tells client `Int` that tile `Key`, answered stale before, has been made.
     var ready: (@Sendable (Int, ServedTiles.Key) -> Void)?
-    /// The number of each client's latest view, from its view messages and tile requests.
-    private var viewSeq: [Int: Int] = [:]
     var figures = Figures()
     var previews: TilePreviews
     /// Whether the overview is being drawn again where the drawing changed.
@@ -155,7 +153,7 @@ package actor TileService {
     package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil, request: Int? = nil, staleAfter: Duration? = nil)
         async throws -> (png: [UInt8], kind: TileKind) {
         guard tiles.view(key) != nil else { throw ServeError("no such tile \(key)") }
-        if let seq, seq > viewSeq[client, default: 0] { viewSeq[client] = seq }
+        views.asked(client: client, seq: seq)
         let exactKey = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
         if let png = pyramid.upToDate(exactKey) {
             // The pyramid's tile: the exact pixels, for a preview too.
@@ -190,7 +188,7 @@ package actor TileService {
         } else {
             let lineFull = staleable && carried.count >= Self.carryLimit
             let last = lineFull ? pyramid.lastMade(exactKey) : nil
-            if let last, !shows(exactKey, client: client, seq: seq) {
+            if let last, !views.shows(exactKey, client: client, seq: seq) {
                 // As many tiles as the line can take are being made already: the last exact
                 // pixels at once, no new work.
                 figures.stale += 1
@@ -237,7 +235,7 @@ package actor TileService {
                 // The last exact pixels; the job goes on for its other claims (the carrier's),
                 // and for this one while the client shows the tile.
                 figures.stale += 1
-                if shows(exactKey, client: client, seq: seq) {
+                if views.shows(exactKey, client: client, seq: seq) {
                     watch(exactKey, job, client: client)
                 } else {
                     release(key, client: client, all: false, token: job.token)
@@ -276,20 +274,14 @@ package actor TileService {
     /// A view numbered (`seq`) older than one the client has asked for tiles in already came
     /// late (views and tiles travel on different connections): it changes nothing.
     package func viewChanged(client: Int, z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>, seq: Int? = nil) {
-        if let seq {
-            guard seq >= viewSeq[client, default: 0] else { return }
-            viewSeq[client] = seq
-        }
-        views[client] = (z, xs, ys, seq ?? viewSeq[client, default: 0])
-        func inView(_ key: ServedTiles.Key) -> Bool { key.z == z && xs.contains(key.x) && ys.contains(key.y) }
-        for key in claims.keys where !inView(key) { release(key, client: client, all: true) }
-        for key in watching.keys where !inView(key) { unwatch(key, client: client) }
+        guard let view = views.moved(client: client, z: z, xs: xs, ys: ys, seq: seq) else { return }
+        for key in claims.keys where !view.holds(key) { release(key, client: client, all: true) }
+        for key in watching.keys where !view.holds(key) { unwatch(key, client: client) }
     }
 
     /// `client` has gone: all its claims end.
     package func clientLeft(_ client: Int) {
-        views[client] = nil
-        viewSeq[client] = nil
+        views.left(client: client)
         for key in claims.keys { release(key, client: client, all: true) }
         for key in watching.keys { unwatch(key, client: client) }
     }
