@@ -113,7 +113,9 @@ extension BenchSuite {
         var memory = ["RSS at start MiB": rss0 / 1048576, "RSS peak MiB": max(r.peakRSS, endRSS) / 1048576,
                       "RSS at end MiB": endRSS / 1048576, "strokes drawn": after["strokesAdded"] ?? 0,
                       "live lines waiting, most": r.peakWaiting, "RSS halfway MiB": r.halfwayRSS / 1048576,
-                      "the drawing at end MiB": (after["drawingBytes"] ?? 0) / 1048576]
+                      "the drawing at end MiB": (after["drawingBytes"] ?? 0) / 1048576,
+                      "heap used at end MiB": (after["heapUsedBytes"] ?? 0) / 1048576,
+                      "heap held at end MiB": (after["heapHeldBytes"] ?? 0) / 1048576]
         // Only a load longer than a minute has a minute in.
         memory["tile caches at end MiB"] = endCaches / 1048576
         if r.fullRSS > 0 {

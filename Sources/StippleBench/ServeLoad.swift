@@ -231,7 +231,8 @@ final class ServeLoad: @unchecked Sendable {
                     progress("serve: \(Int(told - start)) s, RSS \(f("residentBytes", 1_048_576)) MiB, \(f("strokesAdded")) strokes, "
                              + "\(f("linesWaiting")) live lines waiting, \(f("begun")) renders begun (\(f("rendered")) kept), \(f("queued")) queued, "
                              + "\(f("drawnOver")) drawn over (\(figures["drawOverMs"].map { String(format: "%.1f", $0) } ?? "?") ms, whole \(figures["drawWholeMs"].map { String(format: "%.1f", $0) } ?? "?") ms), \(f("stale")) stale answers, the drawing \(f("drawingBytes", 1_048_576)) MiB, "
-                             + "tile cache \(f("cacheBytes", 1_048_576)) MiB, pixels kept \(f("keptPixelBytes", 1_048_576)) MiB")
+                             + "tile cache \(f("cacheBytes", 1_048_576)) MiB, pixels kept \(f("keptPixelBytes", 1_048_576)) MiB, "
+                             + "heap \(f("heapUsedBytes", 1_048_576)) MiB used of \(f("heapHeldBytes", 1_048_576)) MiB held")
                 }
                 let rss = figures["residentBytes"] ?? 0
                 record {

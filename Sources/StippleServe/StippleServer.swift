@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import CStipple
 import Stipple
 
 /// Each HTTP request's context: the connection it came on, whose closing ends the
@@ -182,10 +183,12 @@ public final class StippleServer: Sendable {
             let (queued, running, begun) = (await self.tiles.queued, await self.tiles.running, await self.tiles.begun)
             let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
             let waiting = await self.hub.waiting
+            let heap = ServeStatistics.heap()
             let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"drawnOver":\#(f.drawnOver),"keptPixelBytes":\#(f.keptPixelBytes),"cacheLimitBytes":\#(f.cacheLimit),"renderMs":\#(f.renderMilliseconds),"drawWholeMs":\#(f.drawWholeMilliseconds),"drawOverMs":\#(f.drawOverMilliseconds),"drawingBytes":\#(await self.drawing.bytes),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
                 + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"begun":\#(begun),"clients":\#(clients),"#
                 + #""linesWaiting":\#(waiting.total),"mostLinesWaiting":\#(waiting.most),"#
-                + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())}"#
+                + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes()),"#
+                + #""heapUsedBytes":\#(heap.used),"heapHeldBytes":\#(heap.held)}"#
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: json)))
         }
@@ -282,5 +285,13 @@ enum ServeStatistics {
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
               let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
         return kb * 1024
+    }
+
+    /// The malloc heap: the bytes of live allocations, and the bytes it holds from the system
+    /// (used or free); both 0 where the C library does not say.
+    static func heap() -> (used: UInt64, held: UInt64) {
+        var used: UInt64 = 0, held: UInt64 = 0
+        stp_heap_figures(&used, &held)
+        return (used, held)
     }
 }

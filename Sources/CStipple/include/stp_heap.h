@@ -13,4 +13,9 @@ int stp_heap_limit_arenas(int count);
 // when memory was released, 0 when none was or the C library cannot.
 int stp_heap_trim(void);
 
+// What the heap holds: `used`, the bytes of live allocations; `held`, the bytes the heap has
+// from the system (its arenas and its separately mapped large blocks), used or free. Both 0
+// where the C library does not say.
+void stp_heap_figures(unsigned long long *used, unsigned long long *held);
+
 #endif
