@@ -200,7 +200,9 @@ public final class StippleServer: Sendable {
             }
             let key = ServedTiles.Key(z: z, x: x, y: y, preview: request.uri.queryParameters["preview"] == "1")
             guard self.tiles.tiles.view(key) != nil else { return ServeSecurity.refused(.notFound, "no tile \(z)/\(x)/\(y) in this drawing") }
-            let client = request.uri.queryParameters["c"].flatMap { Int($0) } ?? 0
+            // A client is a positive number (the hub's); the negative ones are the server's
+            // own claims (a tile made for another's sake), which no request may take.
+            let client = max(0, request.uri.queryParameters["c"].flatMap { Int($0) } ?? 0)
             // The number of the client's view it was asked for in (a view message older than
             // that, arriving late on the socket, does not end its claim).
             let seq = request.uri.queryParameters["w"].flatMap { Int($0) }

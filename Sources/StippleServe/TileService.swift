@@ -275,14 +275,14 @@ package actor TileService {
     /// late (views and tiles travel on different connections): it changes nothing.
     package func viewChanged(client: Int, z: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>, seq: Int? = nil) {
         guard let view = views.moved(client: client, z: z, xs: xs, ys: ys, seq: seq) else { return }
-        for key in claims.keys where !view.holds(key) { release(key, client: client, all: true) }
+        for key in claims.keys(of: client) where !view.holds(key) { release(key, client: client, all: true) }
         for key in watching.keys where !view.holds(key) { unwatch(key, client: client) }
     }
 
     /// `client` has gone: all its claims end.
     package func clientLeft(_ client: Int) {
         views.left(client: client)
-        for key in claims.keys { release(key, client: client, all: true) }
+        for key in claims.keys(of: client) { release(key, client: client, all: true) }
         for key in watching.keys { unwatch(key, client: client) }
     }
 
