@@ -82,7 +82,7 @@ extension BenchSuite {
             report.notes = (report.notes ?? []) + ["serve under load: \(e.count) \(kind); the first: \(e.first.prefix(200))"]
         }
         // One exact tile's time: the server's median exact render (drawn from the canvas).
-        let after = load.stats()
+        let after = load.stats(heap: true)
         let renderSeconds = (after["renderMs"] ?? 0) / 1e3
         report.rows.append(BenchRow(scenario: "serve", variant: "panning at \(Int(config.servePansPerSecond)) views/s",
                                     workload: "\(pan.views) views, 12 tiles each, each view's tiles dropped at the next",

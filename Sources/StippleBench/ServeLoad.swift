@@ -62,8 +62,10 @@ final class ServeLoad: @unchecked Sendable {
     }
 
     /// The server's figures (`/stats.json`).
-    func stats() -> [String: Double] {
-        guard let r = try? LoopbackHTTP(port: port).get("/stats.json?token=\(token)", keepAlive: false),
+    /// The server's figures; with `heap`, its heap's too (the C library walks the whole heap
+    /// for them, under its locks: not for every sample).
+    func stats(heap: Bool = false) -> [String: Double] {
+        guard let r = try? LoopbackHTTP(port: port).get("/stats.json?token=\(token)\(heap ? "&heap=1" : "")", keepAlive: false),
               let json = try? JSONSerialization.jsonObject(with: Data(r.body)) as? [String: Any] else { return [:] }
         return json.compactMapValues { ($0 as? NSNumber)?.doubleValue }
     }
@@ -103,7 +105,12 @@ final class ServeLoad: @unchecked Sendable {
             } else if bytes.starts(with: error) {
                 record { failed("events refused", m) }
             }
-            if now() > deadline + 2 { break }
+            if now() > deadline + 2 { return }
+        }
+        // The socket closed, or nothing came for the receive timeout (live strokes come
+        // several times a second while the load runs).
+        if now() < deadline {
+            record { failed("lost connections", "a socket ended \(Int(deadline - now())) s before the load did (close code \(ws.closeCode.map(String.init) ?? "none"))") }
         }
     }
 
@@ -200,19 +207,29 @@ final class ServeLoad: @unchecked Sendable {
                 var stroke = 0
                 let interval = 1 / eventsPerSecond
                 var next = now()
-                while now() < deadline {
+                // A send that fails (the server closed the socket) ends the drawer, counted.
+                func send(_ line: String) -> Bool {
+                    do {
+                        try ws.send(line)
+                        return true
+                    } catch {
+                        record { failed("lost connections", "a drawer's send failed: \(error)") }
+                        return false
+                    }
+                }
+                drawing: while now() < deadline {
                     stroke += 1
                     var (x, y) = (Double(rng.next() % UInt64(side)), Double(rng.next() % UInt64(side)))
                     for k in 0..<40 {
                         x = min(Double(side - 1), max(0, x + Double(Int(rng.next() % 41) - 20)))
                         y = min(Double(side - 1), max(0, y + Double(Int(rng.next() % 41) - 20)))
                         let style = k == 0 ? #","brush":"soft","radius":8"# : ""
-                        try? ws.send(#"{"t":\#(now()),"stroke":\#(stroke),"x":\#(x),"y":\#(y),"pressure":0.6\#(style)}"#)
+                        guard send(#"{"t":\#(now()),"stroke":\#(stroke),"x":\#(x),"y":\#(y),"pressure":0.6\#(style)}"#) else { break drawing }
                         next += interval
                         let wait = next - now()
                         if wait > 0 { Thread.sleep(forTimeInterval: wait) }
                     }
-                    try? ws.send(#"{"end":\#(stroke)}"#)
+                    guard send(#"{"end":\#(stroke)}"#) else { break }
                 }
                 shutdown(ws.socket.fd, Int32(SHUT_RDWR))
                 reader.wait()
@@ -224,7 +241,7 @@ final class ServeLoad: @unchecked Sendable {
         thread(group) { [self] in
             var told = start
             while now() < deadline {
-                let figures = stats()
+                let figures = stats(heap: now() - told >= 30)
                 if now() - told >= 30 {
                     told += 30
                     func f(_ k: String, _ scale: Double = 1) -> Int { Int((figures[k] ?? 0) / scale) }

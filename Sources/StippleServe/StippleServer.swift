@@ -183,12 +183,15 @@ public final class StippleServer: Sendable {
             let (queued, running, begun) = (await self.tiles.queued, await self.tiles.running, await self.tiles.begun)
             let (clients, added, refused) = (await self.hub.count, await self.hub.strokesAdded, await self.hub.eventsRefused)
             let waiting = await self.hub.waiting
-            let heap = ServeStatistics.heap()
+            // The heap's figures walk all of it under its locks: only when asked for.
+            let heap = request.uri.queryParameters["heap"] != "1" ? "" : {
+                let (used, held) = ServeStatistics.heap()
+                return #","heapUsedBytes":\#(used),"heapHeldBytes":\#(held)"#
+            }()
             let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"drawnOver":\#(f.drawnOver),"keptPixelBytes":\#(f.keptPixelBytes),"cacheLimitBytes":\#(f.cacheLimit),"renderMs":\#(f.renderMilliseconds),"drawWholeMs":\#(f.drawWholeMilliseconds),"drawOverMs":\#(f.drawOverMilliseconds),"drawingBytes":\#(await self.drawing.bytes),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
                 + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"begun":\#(begun),"clients":\#(clients),"#
                 + #""linesWaiting":\#(waiting.total),"mostLinesWaiting":\#(waiting.most),"#
-                + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes()),"#
-                + #""heapUsedBytes":\#(heap.used),"heapHeldBytes":\#(heap.held)}"#
+                + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())\#(heap)}"#
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: json)))
         }
