@@ -1,6 +1,9 @@
 /// At most `count` tile renders at once; the rest wait in line, those someone asked for
 /// (urgent) before those made for other tiles' sake (a tile below the top zoom made again
-/// from its children), each in order. A waiter whose task is cancelled leaves the line at once.
+/// from its children), each in order, but one slot in `laterShare` goes to the second line
+/// while both wait: a steady stream of requests never starves the tiles below the top zoom
+/// (a page shows them stale until they are made). A waiter whose task is cancelled leaves
+/// the line at once.
 actor RenderSlots {
     private let count: Int
     private var running = 0
@@ -8,6 +11,9 @@ actor RenderSlots {
     private var later: [(id: Int, continuation: CheckedContinuation<Void, Error>)] = []
     /// Renders started, and waiters cancelled before they started.
     private(set) var started = 0, dropped = 0
+    /// While both lines wait, every `laterShare`-th slot freed goes to the second.
+    static let laterShare = 4
+    private var turns = 0
 
     init(count: Int) { self.count = max(1, count) }
 
@@ -43,7 +49,12 @@ actor RenderSlots {
             running -= 1
         } else {
             started += 1
-            (urgent.isEmpty ? later.removeFirst() : urgent.removeFirst()).continuation.resume()
+            var fromLater = urgent.isEmpty
+            if !urgent.isEmpty && !later.isEmpty {
+                turns += 1
+                fromLater = turns % Self.laterShare == 0
+            }
+            (fromLater ? later.removeFirst() : urgent.removeFirst()).continuation.resume()
         }
     }
 

@@ -212,6 +212,28 @@ final class TileServiceTests: XCTestCase {
         XCTAssertEqual(seen, [3, 4, 1, 2])
     }
 
+    /// While both lines wait, one slot in `laterShare` goes to the renders made for another
+    /// tile's sake: a steady stream of requests does not starve them.
+    func testRendersForOtherTilesGetAShareOfTheSlots() async throws {
+        XCTAssertEqual(RenderSlots.laterShare, 4)
+        let slots = RenderSlots(count: 1)
+        try await slots.acquire(id: 0)
+        let order = OrderLog()
+        var waiters: [Task<Void, Error>] = []
+        for (n, (id, urgent)) in [(1, false), (2, false), (3, true), (4, true), (5, true), (6, true), (7, true), (8, true)].enumerated() {
+            waiters.append(Task {
+                try await slots.acquire(id: id, urgent: urgent)
+                await order.add(id)
+                await slots.release()
+            })
+            while await slots.queued <= n { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        await slots.release()
+        for w in waiters { try await w.value }
+        let seen = await order.ids
+        XCTAssertEqual(seen, [3, 4, 5, 1, 6, 7, 8, 2], "the fourth slot to the second line, the rest in order")
+    }
+
     /// The overview is drawn again box by box where the drawing changed, never as the union
     /// of boxes far apart (strokes all over a large drawing would make that all of it).
     func testTheOverviewIsPatchedWhereItChanged() {
