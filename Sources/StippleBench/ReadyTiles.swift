@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The tiles a viewer's server says are made (`{"ready": …}` on its live socket), for the
 /// viewer's thread to ask for again.
@@ -36,4 +37,13 @@ final class ReadyTiles: @unchecked Sendable {
             _ = condition.wait(until: Date(timeIntervalSinceNow: left))
         }
     }
+}
+
+/// The drawing's latest version a viewer's live socket told it of (`hello`, then each
+/// `changed`): what its requests name as the version they know the tiles at.
+final class SeenVersion: Sendable {
+    private let latest: Mutex<Int>
+    init(_ version: Int) { latest = Mutex(version) }
+    func saw(_ version: Int) { latest.withLock { $0 = max($0, version) } }
+    var version: Int { latest.withLock { $0 } }
 }

@@ -70,25 +70,32 @@ final class ServeLoad: @unchecked Sendable {
         return json.compactMapValues { ($0 as? NSNumber)?.doubleValue }
     }
 
-    /// Opens the live socket; its client number.
-    private func join(_ path: String) throws -> (LoopbackWebSocket, Int) {
+    /// Opens the live socket; its client number, and the drawing's version it was greeted with.
+    private func join(_ path: String) throws -> (LoopbackWebSocket, Int, Int) {
         let ws = try LoopbackWebSocket(port: port, path: path)
-        guard let hello = ws.next(containing: "hello"),
-              let r = hello.range(of: #""client":(\d+)"#, options: .regularExpression) else {
+        func number(_ name: String, in text: String) -> Int? {
+            text.range(of: #"""# + name + #"":(\d+)"#, options: .regularExpression).flatMap { Int(text[$0].split(separator: ":").last!) }
+        }
+        guard let hello = ws.next(containing: "hello"), let client = number("client", in: hello), let version = number("version", in: hello) else {
             throw LoopbackSocket.Failure("no hello")
         }
-        return (ws, Int(hello[r].split(separator: ":").last!)!)
+        return (ws, client, version)
     }
 
     /// Reads `ws` until it closes, timing the touch events other clients drew; the tiles the
     /// server says are made go to `ready`.
-    private func drain(_ ws: LoopbackWebSocket, until deadline: Double, ready: ReadyTiles? = nil) {
+    private func drain(_ ws: LoopbackWebSocket, until deadline: Double, ready: ReadyTiles? = nil, version: SeenVersion? = nil) {
         // Many thousands of lines a second on the same two cores as the server: read with a
         // byte scan, not a JSON parser or a regular expression.
         let live = Array(#"{"live""#.utf8), error = Array(#"{"error""#.utf8), t = Array(#""t":"#.utf8)
-        let made = Array(#"{"ready""#.utf8)
+        let made = Array(#"{"ready""#.utf8), changed = Array(#"{"changed":{"version":"#.utf8)
         while let m = ws.next() {
             let bytes = Array(m.utf8)
+            if let version, bytes.starts(with: changed) {
+                // {"changed":{"version":N,"box":…}}
+                if let n = Int(String(decoding: bytes[changed.count...].prefix { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)) { version.saw(n) }
+                continue
+            }
             if let ready, bytes.starts(with: made) {
                 // {"ready":{"z":Z,"x":X,"y":Y}}
                 let n = m.split(whereSeparator: { !$0.isNumber }).map(String.init)
@@ -132,10 +139,10 @@ final class ServeLoad: @unchecked Sendable {
         for v in 0..<viewers {
             thread(group) { [self] in
                 var rng = SplitMix64(seed: seed &+ UInt64(v) &* 7919)
-                guard let (ws, client) = try? join("/live") else { return record { failed("sockets refused", "a viewer's") } }
+                guard let (ws, client, version) = try? join("/live") else { return record { failed("sockets refused", "a viewer's") } }
                 let reader = DispatchGroup()
-                let ready = ReadyTiles()
-                thread(reader) { [self] in drain(ws, until: deadline, ready: ready) }
+                let ready = ReadyTiles(), seen = SeenVersion(version)
+                thread(reader) { [self] in drain(ws, until: deadline, ready: ready, version: seen) }
                 let http = LoopbackHTTP(port: port)
                 var seq = 0
                 while now() < deadline {
@@ -170,7 +177,9 @@ final class ServeLoad: @unchecked Sendable {
                     for pass in ["&preview=1", ""] {
                         for y in ys { for x in xs {
                             guard now() < deadline else { break }
-                            ask("/tiles/\(z)/\(x)/\(y).png?c=\(client)&w=\(seq)\(pass)")
+                            // As the page does: the version it knows the tile at (the latest it
+                            // was told of; asked again, the same).
+                            ask("/tiles/\(z)/\(x)/\(y).png?c=\(client)&v=\(seen.version)&w=\(seq)\(pass)")
                         } }
                     }
                     // As the page does: stale tiles asked for again once the server says they
@@ -201,7 +210,7 @@ final class ServeLoad: @unchecked Sendable {
         for d in 0..<drawers {
             thread(group) { [self] in
                 var rng = SplitMix64(seed: seed &+ 1_000 &+ UInt64(d))
-                guard let (ws, _) = try? join("/live?token=\(token)") else { return record { failed("sockets refused", "a drawer's") } }
+                guard let (ws, _, _) = try? join("/live?token=\(token)") else { return record { failed("sockets refused", "a drawer's") } }
                 let reader = DispatchGroup()
                 thread(reader) { [self] in drain(ws, until: deadline) }
                 var stroke = 0
@@ -285,7 +294,7 @@ final class ServeLoad: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.1)
         }
         let before = stats()
-        guard let (ws, client) = try? join("/live") else { return (0, 0, 0, 0, 0) }
+        guard let (ws, client, _) = try? join("/live") else { return (0, 0, 0, 0, 0) }
         let sampling = DispatchGroup()
         let stop = now() + seconds
         thread(sampling) { [self] in

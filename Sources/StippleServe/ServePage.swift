@@ -88,7 +88,9 @@ enum ServePage {
 
     // A tile: its preview, then its exact pixels, swapped in once they have arrived.
     function load(img, c, done) {
-      const key = c.z + '/' + c.x + '/' + c.y, v = tileVersion.get(key) || 0;
+      // The version the page knows the tile at: the last change it was told of there, else
+      // the drawing's when the page loaded (a tile made since holds it).
+      const key = c.z + '/' + c.x + '/' + c.y, v = tileVersion.get(key) || info.version;
       const url = '/tiles/' + key + '.png?c=' + client + '&v=' + v + '&w=' + viewSeq + q;
       loading++; count();
       let finished = false;

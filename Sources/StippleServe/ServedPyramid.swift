@@ -36,10 +36,14 @@ struct ServedPyramid {
     /// remake began, and the change marks the quadrants it touched again (`changed`), so
     /// the file is never taken for up to date where it is not. Under strokes that land
     /// faster than a low zoom's tiles can be made, each remake still moves its file on.
-    private var taken: [Int: (key: ServedTiles.Key, quadrants: UInt8, outdated: Bool)] = [:]
+    private var taken: [Int: (key: ServedTiles.Key, quadrants: UInt8, outdated: Bool, version: Int)] = [:]
     /// The latest remake (by number) whose file was written, each tile: an earlier remake
     /// that ends after it does not write over it.
     private var written: [ServedTiles.Key: Int] = [:]
+    /// Below the top zoom, the drawing's version each file holds every change up to: the
+    /// version when the remake that wrote it began, or when the pyramid was written.
+    private var madeAt: [ServedTiles.Key: Int] = [:]
+    private var builtVersion: Int?
     /// Who waits for the pyramid to be whole (or to fail).
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
@@ -65,19 +69,27 @@ struct ServedPyramid {
         return lastMade(key)
     }
 
+    /// Below the top zoom, the file's bytes when they hold every change up to `version` of the
+    /// drawing (whatever changed there after).
+    func made(_ key: ServedTiles.Key, since version: Int) -> [UInt8]? {
+        guard key.z < tiles.topZoom, let at = madeAt[key] ?? builtVersion, at >= version else { return nil }
+        return lastMade(key)
+    }
+
     /// The file's bytes, up to date or not: the tile's last exact pixels.
     func lastMade(_ key: ServedTiles.Key) -> [UInt8]? {
         guard let path = file(key), let data = FileManager.default.contents(atPath: path) else { return nil }
         return [UInt8](data)
     }
 
-    /// The pyramid was written (or its writing failed) from the drawing at `mark`; returns
-    /// those waiting for it.
-    mutating func built(_ ok: Bool, mark: ServedDrawing.Mark?) -> [CheckedContinuation<Void, Never>] {
+    /// The pyramid was written (or its writing failed) from the drawing at `mark`, of
+    /// `version` or later; returns those waiting for it.
+    mutating func built(_ ok: Bool, mark: ServedDrawing.Mark?, version: Int) -> [CheckedContinuation<Void, Never>] {
         failed = !ok
         if ok {
             ready = true
             builtMark = mark
+            builtVersion = version
             for box in changedWhileBuilding { changed(box) }
             changedWhileBuilding = []
         }
@@ -104,6 +116,8 @@ struct ServedPyramid {
             for z in 0...tiles.topZoom { try? FileManager.default.removeItem(atPath: "\(root)/\(z)") }
             dirty = [:]
             topMarks = [:]
+            madeAt = [:]
+            builtVersion = nil
             for token in taken.keys { taken[token]?.outdated = true }
             return
         }
@@ -158,13 +172,14 @@ struct ServedPyramid {
     /// Begins remaking `key` (remake number `token`): the quadrants changed since its file was
     /// written, with those other remakes of it in progress took (the file does not hold them
     /// yet), or all four when it has none. They count as being made from here on (the file
-    /// is not up to date meanwhile); a change meanwhile marks what it touches anew.
-    mutating func beginRemake(_ key: ServedTiles.Key, token: Int) -> Remake {
+    /// is not up to date meanwhile); a change meanwhile marks what it touches anew. `version`:
+    /// the drawing's, every change up to it marked (the tile made holds them all).
+    mutating func beginRemake(_ key: ServedTiles.Key, token: Int, version: Int) -> Remake {
         let bits = taken.values.filter { $0.key == key }.reduce(dirty.removeValue(forKey: key) ?? 0) { $0 | $1.quadrants }
         let path = file(key)
         let exists = path.map { FileManager.default.fileExists(atPath: $0) } ?? false
         let remake = Remake(quadrants: exists ? bits : Self.allQuadrants, base: exists ? path : nil)
-        taken[token] = (key, remake.quadrants, false)
+        taken[token] = (key, remake.quadrants, false, version)
         return remake
     }
 
@@ -185,6 +200,7 @@ struct ServedPyramid {
         guard !t.outdated, token > written[t.key, default: 0], let path = file(t.key) else { return false }
         Self.write(png, to: path)
         written[t.key] = token
+        madeAt[t.key] = t.version
         return dirty[t.key] == nil && !taken.values.contains { $0.key == t.key }
     }
 

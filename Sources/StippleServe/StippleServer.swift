@@ -188,7 +188,7 @@ public final class StippleServer: Sendable {
                 let (used, held) = ServeStatistics.heap()
                 return #","heapUsedBytes":\#(used),"heapHeldBytes":\#(held)"#
             }()
-            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"drawnOver":\#(f.drawnOver),"keptPixelBytes":\#(f.keptPixelBytes),"cacheLimitBytes":\#(f.cacheLimit),"renderMs":\#(f.renderMilliseconds),"drawWholeMs":\#(f.drawWholeMilliseconds),"drawOverMs":\#(f.drawOverMilliseconds),"drawingBytes":\#(await self.drawing.bytes),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
+            let json = #"{"rendered":\#(f.rendered),"cached":\#(f.cached),"previewsAtHand":\#(f.previewsAtHand),"fromPyramid":\#(f.fromPyramid),"sinceNamed":\#(f.sinceNamed),"fromChildren":\#(f.fromChildren),"stale":\#(f.stale),"carried":\#(f.carried),"drawnOver":\#(f.drawnOver),"keptPixelBytes":\#(f.keptPixelBytes),"cacheLimitBytes":\#(f.cacheLimit),"renderMs":\#(f.renderMilliseconds),"drawWholeMs":\#(f.drawWholeMilliseconds),"drawOverMs":\#(f.drawOverMilliseconds),"drawingBytes":\#(await self.drawing.bytes),"quadrantsMade":\#(f.quadrantsMade),"pyramidReady":\#(f.pyramidReady),"coalesced":\#(f.coalesced),"cancelled":\#(f.cancelled),"#
                 + #""cacheBytes":\#(f.cacheBytes),"cacheTiles":\#(f.cacheTiles),"queued":\#(queued),"running":\#(running),"begun":\#(begun),"clients":\#(clients),"#
                 + #""linesWaiting":\#(waiting.total),"mostLinesWaiting":\#(waiting.most),"#
                 + #""strokesAdded":\#(added),"eventsRefused":\#(refused),"residentBytes":\#(ServeStatistics.residentBytes())\#(heap)}"#
@@ -209,6 +209,9 @@ public final class StippleServer: Sendable {
             // The number of the client's view it was asked for in (a view message older than
             // that, arriving late on the socket, does not end its claim).
             let seq = request.uri.queryParameters["w"].flatMap { Int($0) }
+            // The drawing's version the client knows the tile at (the last change it was told
+            // of there, or the drawing's version when it loaded).
+            let known = request.uri.queryParameters["v"].flatMap { Int($0) }
             // The connection closing (the browser dropped the tile) ends this request's claim.
             let tiles = self.tiles
             // One client may ask for a tile again on another connection before the first is
@@ -217,7 +220,8 @@ public final class StippleServer: Sendable {
             let watch = ClientGone.whenGone(context.channel) { Task { await tiles.abandon(key, client: client, request: request) } }
             defer { watch.end() }
             do {
-                let (png, kind) = try await tiles.answer(key, client: client, seq: seq, request: request, staleAfter: self.options.staleAfter)
+                let (png, kind) = try await tiles.answer(key, client: client, seq: seq, request: request, staleAfter: self.options.staleAfter,
+                                                         since: known)
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache",
                                                        HTTPField.Name("X-Stipple-Tile")!: kind.rawValue],
                                 body: .init(byteBuffer: ByteBuffer(bytes: png)))
@@ -278,7 +282,7 @@ public final class StippleServer: Sendable {
     }
 
     func changed(_ change: ServedDrawing.Change) async {
-        await tiles.invalidate(change.box)
+        await tiles.invalidate(change.box, version: change.version)
         await hub.broadcast(ServeMessages.changed(change))
     }
 }

@@ -5,8 +5,8 @@ import Stipple
 /// again from its children, carrying on the few a request could not wait for, and making
 /// those a page was shown stale while it shows them, telling it when each is made.
 extension TileService {
-    func pyramidBuilt(_ built: Bool, mark: ServedDrawing.Mark?) {
-        for waiter in pyramid.built(built, mark: mark) { waiter.resume() }
+    func pyramidBuilt(_ built: Bool, mark: ServedDrawing.Mark?, version: Int) {
+        for waiter in pyramid.built(built, mark: mark, version: version) { waiter.resume() }
     }
 
     /// Waits until the pyramid is whole (or its writing failed), or `seconds` have passed:
@@ -90,7 +90,7 @@ extension TileService {
     /// change from now on outdates it.
     func beginRemake(_ key: ServedTiles.Key, token: Int) -> ServedPyramid.Remake {
         claims.began(key, token: token)
-        return pyramid.beginRemake(key, token: token)
+        return pyramid.beginRemake(key, token: token, version: version)
     }
     func keepRemade(_ key: ServedTiles.Key, _ token: Int, _ png: [UInt8], _ image: Image, quadrants: Int) {
         // Its pixels feed the tile above's remake and its descendants' previews, while they

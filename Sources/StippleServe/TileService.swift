@@ -26,6 +26,9 @@ package actor TileService {
         package var previewsAtHand = 0
         /// Tiles read from the pyramid written in the background.
         package var fromPyramid = 0
+        /// Of those, tiles below the top zoom whose file holds every change up to the version
+        /// the client named, though the drawing changed there since.
+        package var sinceNamed = 0
         /// Tiles below the top zoom made again from their children after a change, and the
         /// quadrants made (the others are kept from the tile as it was).
         package var fromChildren = 0, quadrantsMade = 0
@@ -81,6 +84,8 @@ package actor TileService {
     var carried: Set<Int> = []
     /// Changes to the drawing so far: work begun before one is not kept after it.
     private var changes = 0
+    /// The drawing's version whose change was the last taken in (`invalidate`).
+    private(set) var version = 0
 
     package init(drawing: ServedDrawing, renderer: Renderer, width: Int, height: Int, cacheBytes: Int, renders: Int,
                  folder: String? = nil) {
@@ -104,13 +109,15 @@ package actor TileService {
             let (scene, frame, _) = await drawing.snapshot()
             if let image = try? await renderer.renderPreview(scene, frame: frame, view: view) { await self.setOverview(image) }
             guard let root else { return }
+            // The version before the snapshot: the pyramid holds every change up to it.
+            let version = await drawing.version
             let (now, nowFrame, mark) = await drawing.markedSnapshot()
             // On a context and render thread of its own: the pyramid holds its renderer for
             // seconds at a time, and tiles asked for meanwhile must not wait behind it.
             let builder = (try? Renderer(niceness: StippleServer.tileNiceness)) ?? renderer
             let built = (try? await builder.writePyramid(now, frame: nowFrame, to: root,
                                                          options: PyramidOptions(layout: .xyz, overwrite: true))) != nil
-            await self.pyramidBuilt(built, mark: mark)
+            await self.pyramidBuilt(built, mark: mark, version: version)
         }
     }
 
@@ -150,14 +157,24 @@ package actor TileService {
     /// With `staleAfter`, an exact tile below the top zoom whose job is not done within it is
     /// answered with its last exact pixels (`TileKind.stale`) while the job carries on: the
     /// drawing changes faster there than it can be made again.
-    package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil, request: Int? = nil, staleAfter: Duration? = nil)
-        async throws -> (png: [UInt8], kind: TileKind) {
+    ///
+    /// `since`: the drawing's version the client knows the tile at (the last change it was
+    /// told of there). Below the top zoom, a file that holds every change up to it is the
+    /// tile exact for that client, though the drawing changed there after: the client is
+    /// told of those changes, and asks again naming them.
+    package func answer(_ key: ServedTiles.Key, client: Int, seq: Int? = nil, request: Int? = nil, staleAfter: Duration? = nil,
+                        since known: Int? = nil) async throws -> (png: [UInt8], kind: TileKind) {
         guard tiles.view(key) != nil else { throw ServeError("no such tile \(key)") }
         views.asked(client: client, seq: seq)
         let exactKey = ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: false)
         if let png = pyramid.upToDate(exactKey) {
             // The pyramid's tile: the exact pixels, for a preview too.
             figures.fromPyramid += 1
+            return (png, .exact)
+        }
+        if let known, let png = pyramid.made(exactKey, since: known) {
+            figures.fromPyramid += 1
+            figures.sinceNamed += 1
             return (png, .exact)
         }
         // The exact tile when it is cached, for a preview too; else the tile as asked.
@@ -288,8 +305,9 @@ package actor TileService {
 
     /// The drawing changed over `box` (nil: everywhere): cached tiles there go, and jobs
     /// drawing them already are left to their waiters (new requests start afresh).
-    package func invalidate(_ box: ServedDrawing.Box?) {
+    package func invalidate(_ box: ServedDrawing.Box?, version: Int? = nil) {
         changes += 1
+        if let version { self.version = max(self.version, version) }
         for key in cache.keys where box.map({ tiles.box(key).intersects($0) }) ?? true {
             cacheBytes -= cache.removeValue(forKey: key)!.bytes.count
         }

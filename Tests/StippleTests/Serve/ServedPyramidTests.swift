@@ -35,13 +35,15 @@ final class ServedPyramidTests: XCTestCase {
         return Fixture(tiles: tiles, drawing: drawing, renderer: renderer, layout: ServedTiles(width: 2048, height: 1280))
     }
 
-    /// Draws a short stroke from (x, y) and tells the tiles.
-    private static func stroke(_ f: Fixture, _ id: Int, x: Int, y: Int, dx: Int = 30, dy: Int = 10) async throws {
+    /// Draws a short stroke from (x, y) and tells the tiles; the drawing's version after it.
+    @discardableResult
+    private static func stroke(_ f: Fixture, _ id: Int, x: Int, y: Int, dx: Int = 30, dy: Int = 10) async throws -> Int {
         var s = await f.drawing.beginStroke()
         try f.drawing.check(Array(##"{"t": \##(Double(id)), "stroke": \##(id), "x": \##(x), "y": \##(y), "brush": "b", "radius": 6, "color": "#c02020"}"##.utf8), into: &s)
         try f.drawing.check(Array(#"{"t": \#(Double(id) + 0.1), "stroke": \#(id), "x": \#(x + dx), "y": \#(y + dy)}"#.utf8), into: &s)
         let change = try await f.drawing.commit(s)
-        await f.tiles.invalidate(change.box)
+        await f.tiles.invalidate(change.box, version: change.version)
+        return change.version
     }
 
     /// The tile as the view draws it now.
@@ -58,6 +60,34 @@ final class ServedPyramidTests: XCTestCase {
 
     private func served(_ f: Fixture, _ key: ServedTiles.Key) async throws -> [UInt8] {
         try PNGFile.decode(try await f.tiles.tile(key, client: 1)).image.pixels
+    }
+
+    /// A tile below the top zoom made since the version a client names is exact for that
+    /// client, though the drawing changed there after; naming the later change, it is made
+    /// again.
+    func testAFileMadeSinceTheVersionAClientNamesIsExactForIt() async throws {
+        let f = try await fixture("pyramid-since")
+        let key = ServedTiles.Key(z: 1, x: 0, y: 0, preview: false)
+        let v1 = try await Self.stroke(f, 1, x: 300, y: 300)
+        let first = try await f.tiles.answer(key, client: 1, since: v1)
+        XCTAssertEqual(first.kind, .exact)
+        Self.same(try PNGFile.decode(first.png).image.pixels, try await expected(f, key), "the tile made after the first change")
+        let v2 = try await Self.stroke(f, 2, x: 320, y: 330)
+        XCTAssertGreaterThan(v2, v1)
+        let before = await f.tiles.statistics
+        let again = try await f.tiles.answer(key, client: 1, since: v1)
+        XCTAssertEqual(again.kind, .exact)
+        XCTAssertEqual(again.png, first.png, "its file: every change up to the version named")
+        let named = await f.tiles.statistics
+        XCTAssertEqual(named.sinceNamed - before.sinceNamed, 1)
+        XCTAssertEqual(named.fromChildren, before.fromChildren, "nothing made")
+        let newer = try await f.tiles.answer(key, client: 1, since: v2)
+        XCTAssertEqual(newer.kind, .exact)
+        XCTAssertNotEqual(newer.png, first.png)
+        Self.same(try PNGFile.decode(newer.png).image.pixels, try await expected(f, key), "the tile made after the second change")
+        let after = await f.tiles.statistics
+        XCTAssertEqual(after.sinceNamed, named.sinceNamed, "the file did not hold the change named")
+        XCTAssertEqual(after.fromChildren - named.fromChildren, 2, "made again from its children, as its child at zoom 2 was")
     }
 
     func testAChangeMakesAgainOneQuadrantAZoom() async throws {
@@ -163,7 +193,7 @@ final class ServedPyramidTests: XCTestCase {
         let dir = try TestSupport.temporaryDirectory(self, "pyramid-remake-state")
         let layout = ServedTiles(width: 2048, height: 1280)
         var pyramid = ServedPyramid(tiles: layout, folder: dir.path)
-        _ = pyramid.built(true, mark: nil)
+        _ = pyramid.built(true, mark: nil, version: 0)
         let key = ServedTiles.Key(z: 2, x: 0, y: 0, preview: false)
         ServedPyramid.write([1], to: pyramid.file(key)!)
         XCTAssertEqual(pyramid.upToDate(key), [1])
@@ -171,17 +201,20 @@ final class ServedPyramidTests: XCTestCase {
         // changes; remake 1 takes it.
         pyramid.changed(ServedDrawing.Box(x0: 10, y0: 10, x1: 20, y1: 20))
         XCTAssertNil(pyramid.upToDate(key))
-        XCTAssertEqual(pyramid.beginRemake(key, token: 1).quadrants, 0b0001)
+        XCTAssertEqual(pyramid.beginRemake(key, token: 1, version: 1).quadrants, 0b0001)
         // Quadrant 3 (bottom right) changes while it runs: the file is written, not up to date.
         pyramid.changed(ServedDrawing.Box(x0: 300, y0: 300, x1: 310, y1: 310))
         pyramid.made(1, [2])
         XCTAssertEqual(pyramid.lastMade(key), [2], "what the remake made is kept")
         XCTAssertNil(pyramid.upToDate(key), "the change since is still to be made")
+        XCTAssertEqual(pyramid.made(key, since: 1), [2], "it holds every change up to the version its remake began at")
+        XCTAssertNil(pyramid.made(key, since: 2), "not the one after")
+        XCTAssertNil(pyramid.made(ServedTiles.Key(z: 3, x: 0, y: 0, preview: false), since: 0), "the top zoom's files are not made so")
         // Remake 2 takes quadrant 3; quadrant 0 changes again and remake 3 begins while 2 runs:
         // it takes 0 and 2's 3.
-        XCTAssertEqual(pyramid.beginRemake(key, token: 2).quadrants, 0b1000)
+        XCTAssertEqual(pyramid.beginRemake(key, token: 2, version: 2).quadrants, 0b1000)
         pyramid.changed(ServedDrawing.Box(x0: 10, y0: 10, x1: 20, y1: 20))
-        XCTAssertEqual(pyramid.beginRemake(key, token: 3).quadrants, 0b1001)
+        XCTAssertEqual(pyramid.beginRemake(key, token: 3, version: 3).quadrants, 0b1001)
         pyramid.made(3, [3])
         pyramid.made(2, [4])
         XCTAssertEqual(pyramid.lastMade(key), [3], "the earlier remake, ending last, writes nothing")
@@ -189,9 +222,9 @@ final class ServedPyramidTests: XCTestCase {
         // A remake that fails gives its quadrants back; one the whole drawing changed under
         // writes nothing.
         pyramid.changed(ServedDrawing.Box(x0: 10, y0: 300, x1: 20, y1: 310))
-        XCTAssertEqual(pyramid.beginRemake(key, token: 4).quadrants, 0b0100)
+        XCTAssertEqual(pyramid.beginRemake(key, token: 4, version: 4).quadrants, 0b0100)
         pyramid.failed(4)
-        XCTAssertEqual(pyramid.beginRemake(key, token: 5).quadrants, 0b0100)
+        XCTAssertEqual(pyramid.beginRemake(key, token: 5, version: 5).quadrants, 0b0100)
         pyramid.changed(nil)
         pyramid.made(5, [5])
         XCTAssertNil(pyramid.lastMade(key), "every file went with the change")
@@ -206,7 +239,7 @@ final class ServedPyramidTests: XCTestCase {
         var pyramid = ServedPyramid(tiles: layout, folder: dir.path)
         let key = ServedTiles.Key(z: layout.topZoom, x: 1, y: 1, preview: false)
         let built = ServedDrawing.Mark(entries: 40, resets: 2)
-        _ = pyramid.built(true, mark: built)
+        _ = pyramid.built(true, mark: built, version: 0)
         ServedPyramid.write([1], to: pyramid.file(key)!)
         XCTAssertEqual(pyramid.upToDate(key), [1])
         XCTAssertEqual(pyramid.topFile(key)?.mark, built)
