@@ -250,8 +250,9 @@ final class ServeLoad: @unchecked Sendable {
         thread(group) { [self] in
             var told = start
             while now() < deadline {
-                let figures = stats(heap: now() - told >= 30)
-                if now() - told >= 30 {
+                let tell = now() - told >= 30
+                let figures = stats(heap: tell)
+                if tell {
                     told += 30
                     func f(_ k: String, _ scale: Double = 1) -> Int { Int((figures[k] ?? 0) / scale) }
                     progress("serve: \(Int(told - start)) s, RSS \(f("residentBytes", 1_048_576)) MiB, \(f("strokesAdded")) strokes, "
