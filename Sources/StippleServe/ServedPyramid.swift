@@ -37,6 +37,9 @@ struct ServedPyramid {
     /// the file is never taken for up to date where it is not. Under strokes that land
     /// faster than a low zoom's tiles can be made, each remake still moves its file on.
     private var taken: [Int: (key: ServedTiles.Key, quadrants: UInt8, outdated: Bool, version: Int)] = [:]
+    /// The remakes in progress of each tile, by number: every request asks whether its tile
+    /// has one, with hundreds under way.
+    private var takenOf: [ServedTiles.Key: Set<Int>] = [:]
     /// The latest remake (by number) whose file was written, each tile: an earlier remake
     /// that ends after it does not write over it.
     private var written: [ServedTiles.Key: Int] = [:]
@@ -65,7 +68,7 @@ struct ServedPyramid {
 
     /// The file's bytes when it holds the tile as the drawing is now.
     func upToDate(_ key: ServedTiles.Key) -> [UInt8]? {
-        guard dirty[key] == nil, !taken.values.contains(where: { $0.key == key }) else { return nil }
+        guard dirty[key] == nil, takenOf[key] == nil else { return nil }
         return lastMade(key)
     }
 
@@ -175,11 +178,12 @@ struct ServedPyramid {
     /// is not up to date meanwhile); a change meanwhile marks what it touches anew. `version`:
     /// the drawing's, every change up to it marked (the tile made holds them all).
     mutating func beginRemake(_ key: ServedTiles.Key, token: Int, version: Int) -> Remake {
-        let bits = taken.values.filter { $0.key == key }.reduce(dirty.removeValue(forKey: key) ?? 0) { $0 | $1.quadrants }
+        let bits = (takenOf[key] ?? []).reduce(dirty.removeValue(forKey: key) ?? 0) { $0 | taken[$1]!.quadrants }
         let path = file(key)
         let exists = path.map { FileManager.default.fileExists(atPath: $0) } ?? false
         let remake = Remake(quadrants: exists ? bits : Self.allQuadrants, base: exists ? path : nil)
         taken[token] = (key, remake.quadrants, false, version)
+        takenOf[key, default: []].insert(token)
         return remake
     }
 
@@ -196,18 +200,26 @@ struct ServedPyramid {
     /// True when the file written is the tile as the drawing is now.
     @discardableResult
     mutating func made(_ token: Int, _ png: [UInt8]) -> Bool {
-        guard let t = taken.removeValue(forKey: token) else { return false }
+        guard let t = untake(token) else { return false }
         guard !t.outdated, token > written[t.key, default: 0], let path = file(t.key) else { return false }
         Self.write(png, to: path)
         written[t.key] = token
         madeAt[t.key] = t.version
-        return dirty[t.key] == nil && !taken.values.contains { $0.key == t.key }
+        return dirty[t.key] == nil && takenOf[t.key] == nil
     }
 
     /// Remake `token` ended without making its tile: the quadrants it took are marked again.
     mutating func failed(_ token: Int) {
-        guard let t = taken.removeValue(forKey: token), !t.outdated else { return }
+        guard let t = untake(token), !t.outdated else { return }
         dirty[t.key, default: 0] |= t.quadrants
+    }
+
+    /// Remake `token` ends: what it took.
+    private mutating func untake(_ token: Int) -> (key: ServedTiles.Key, quadrants: UInt8, outdated: Bool, version: Int)? {
+        guard let t = taken.removeValue(forKey: token) else { return nil }
+        takenOf[t.key]?.remove(token)
+        if takenOf[t.key]?.isEmpty == true { takenOf[t.key] = nil }
+        return t
     }
 
     /// Writes a tile's PNG as its file `path` (whole, then renamed into place).
