@@ -74,40 +74,58 @@ package struct ServedTiles: Sendable, Equatable {
         return Image(width: width, height: height, pixels: pixels)
     }
 
-    /// Tile `key` (below the top zoom) from its children at the next zoom (`children[dy][dx]`),
-    /// as the pyramid defines it: each 2 × 2 block of the level below averaged, odd edges
-    /// averaging what they have. Each quadrant comes from its child alone (children are 256
-    /// wide, an even width), so a quadrant whose child is nil is `base`'s (the tile as it was,
-    /// where only some children changed). Nil when a quadrant inside the level has neither, or
-    /// its child is not opaque: the mean is of premultiplied colour, which an opaque pixel's
-    /// straight colour is, and a translucent one's is not exactly.
-    package func parent(_ key: Key, children: [[Image?]], over base: Image? = nil) -> Image? {
+    /// The pixels of quadrant `q` (2·dy + dx) of tile `key` that lie inside the level below:
+    /// `width` × `height` of its child; nil when none do.
+    private func quadrantSize(_ key: Key, _ q: Int) -> (width: Int, height: Int)? {
         let side = ServedTiles.side
-        let k = topZoom - key.z
-        let below = View.levelSize(width, height, level: k - 1)
-        let x0 = key.x * 2 * side, y0 = key.y * 2 * side
-        let bw = min(2 * side, below.width - x0), bh = min(2 * side, below.height - y0)
-        guard bw > 0, bh > 0 else { return nil }
+        let below = View.levelSize(width, height, level: topZoom - key.z - 1)
+        let bw = min(2 * side, below.width - key.x * 2 * side), bh = min(2 * side, below.height - key.y * 2 * side)
+        let cw = min(side, bw - q % 2 * side), ch = min(side, bh - q / 2 * side)
+        return cw > 0 && ch > 0 ? (cw, ch) : nil
+    }
+
+    /// Child `q` (bit q: 2·dy + dx) of tile `key` halved into its quadrant of `key`, as the
+    /// pyramid defines it: each 2 × 2 block of the level below averaged, odd edges averaging
+    /// what they have; rows of `(width + 1) / 2` pixels (`quadrantSize`). Empty where the
+    /// quadrant lies outside the drawing; nil when the child is not a whole opaque tile: the
+    /// mean is of premultiplied colour, which an opaque pixel's straight colour is, and a
+    /// translucent one's is not exactly. A quarter of the child's bytes: what a tile being
+    /// made keeps of each child while it waits for the others.
+    package func quadrant(_ key: Key, _ q: Int, child: Image) -> [UInt8]? {
+        let side = ServedTiles.side
+        guard let (cw, ch) = quadrantSize(key, q) else { return [] }
+        guard child.width == side, child.height == side, Self.opaque(child, width: cw, height: ch) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity((ch + 1) / 2 * (cw + 1) / 2 * 4)
+        child.pixels.withUnsafeBytes { all in
+            for r in stride(from: 0, to: ch, by: 2) {
+                let top = UnsafeRawBufferPointer(rebasing: all[(r * side * 4)..<((r * side + cw) * 4)])
+                let bottom = r + 1 < ch ? UnsafeRawBufferPointer(rebasing: all[((r + 1) * side * 4)..<(((r + 1) * side + cw) * 4)]) : nil
+                out += HalvingRows.halve(top, bottom, width: cw)
+            }
+        }
+        return out
+    }
+
+    /// Tile `key` (below the top zoom) from its children's quadrants (`quadrant`, by q), each
+    /// laid where it belongs; a quadrant that is nil is `base`'s (the tile as it was, where
+    /// only some children changed). Nil when a quadrant inside the level has neither.
+    package func parent(_ key: Key, quadrants: [[UInt8]?], over base: Image? = nil) -> Image? {
+        let side = ServedTiles.side
         if let base, base.width != side || base.height != side { return nil }
+        guard quadrantSize(key, 0) != nil else { return nil }
         var out = base?.pixels ?? [UInt8](repeating: 0, count: side * side * 4)
-        for dy in 0..<2 {
-            for dx in 0..<2 {
-                let cw = min(side, bw - dx * side), ch = min(side, bh - dy * side)
-                guard cw > 0, ch > 0 else { continue }
-                guard let child = children[dy][dx] else {
-                    if base == nil { return nil }
-                    continue
-                }
-                guard child.width == side, child.height == side, Self.opaque(child, width: cw, height: ch) else { return nil }
-                let half = (cw + 1) / 2
-                child.pixels.withUnsafeBytes { all in
-                    for r in stride(from: 0, to: ch, by: 2) {
-                        let top = UnsafeRawBufferPointer(rebasing: all[(r * side * 4)..<((r * side + cw) * 4)])
-                        let bottom = r + 1 < ch ? UnsafeRawBufferPointer(rebasing: all[((r + 1) * side * 4)..<(((r + 1) * side + cw) * 4)]) : nil
-                        let dst = ((dy * side + r) / 2 * side + dx * side / 2) * 4
-                        out.replaceSubrange(dst..<(dst + half * 4), with: HalvingRows.halve(top, bottom, width: cw))
-                    }
-                }
+        for q in 0..<4 {
+            guard let (cw, ch) = quadrantSize(key, q) else { continue }
+            guard let made = quadrants[q] else {
+                if base == nil { return nil }
+                continue
+            }
+            let row = (cw + 1) / 2 * 4
+            guard made.count == (ch + 1) / 2 * row else { return nil }
+            for (i, r) in stride(from: 0, to: ch, by: 2).enumerated() {
+                let dst = ((q / 2 * side + r) / 2 * side + q % 2 * side / 2) * 4
+                out.replaceSubrange(dst..<(dst + row), with: made[(i * row)..<((i + 1) * row)])
             }
         }
         return Image(width: side, height: side, pixels: out)

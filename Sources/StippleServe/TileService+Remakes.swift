@@ -37,27 +37,34 @@ extension TileService {
         // The changed children at once, so that their own remakes and renders wait in line
         // side by side rather than one after another. They are claimed by this job: when its
         // last claim ends before it is made, theirs end too (renders nobody waits for stop).
-        var children: [[Image?]] = [[nil, nil], [nil, nil]]
+        // Each child kept as the quadrant it makes (a quarter of its pixels) while the others
+        // are made; nil where the child cannot be halved so (the tile is drawn then).
+        var quadrants: [[UInt8]?] = [nil, nil, nil, nil]
+        var halvable = true
         let claimant = -1 - token
         try await withTaskCancellationHandler {
-            try await withThrowingTaskGroup(of: (Int, Image).self) { group in
+            try await withThrowingTaskGroup(of: (Int, [UInt8]?).self) { group in
                 for q in 0..<4 where remake.quadrants & (1 << q) != 0 {
                     let child = ServedPyramid.child(key, q)
                     guard tiles.view(child) != nil else { continue }
                     // A child's exact pixels at hand need no PNG decoded.
                     if let image = await self.exactPixels(child) {
-                        children[q / 2][q % 2] = image
+                        quadrants[q] = tiles.quadrant(key, q, child: image)
+                        halvable = halvable && quadrants[q] != nil
                         continue
                     }
                     group.addTask {
                         let (png, _) = try await self.answer(child, client: claimant)
                         // Its pixels, kept as it was made, when the drawing has not changed
                         // there since (newer than the PNG, if anything); else the PNG decoded.
-                        if let image = await self.exactPixels(child) { return (q, image) }
-                        return (q, try PNGFile.decode(png, name: "tile \(child)").image)
+                        let image = try await self.exactPixels(child) ?? PNGFile.decode(png, name: "tile \(child)").image
+                        return (q, self.tiles.quadrant(key, q, child: image))
                     }
                 }
-                for try await (q, image) in group { children[q / 2][q % 2] = image }
+                for try await (q, made) in group {
+                    quadrants[q] = made
+                    halvable = halvable && made != nil
+                }
             }
         } onCancel: {
             Task { await self.clientLeft(claimant) }
@@ -74,7 +81,7 @@ extension TileService {
             guard let read = try? PNGFile.read(path: path).image else { return nil }
             base = read
         }
-        guard let image = tiles.parent(key, children: children, over: base) else { return nil }
+        guard halvable, let image = tiles.parent(key, quadrants: quadrants, over: base) else { return nil }
         let png = try image.pngData()
         await keepRemade(key, token, png, image, quadrants: remake.quadrants.nonzeroBitCount)
         made = true

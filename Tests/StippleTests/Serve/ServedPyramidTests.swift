@@ -90,6 +90,30 @@ final class ServedPyramidTests: XCTestCase {
         XCTAssertEqual(after.fromChildren - named.fromChildren, 2, "made again from its children, as its child at zoom 2 was")
     }
 
+    /// A child is kept, while its siblings are made, as the quadrant it makes: a quarter of
+    /// its bytes; a translucent child cannot be halved so (the tile is drawn instead); the
+    /// quadrants not made are the tile's as it was.
+    func testAChildIsKeptAsTheQuadrantItMakes() throws {
+        let layout = ServedTiles(width: 2048, height: 1280)
+        let key = ServedTiles.Key(z: 2, x: 0, y: 0, preview: false)
+        let side = ServedTiles.side
+        var pixels = [UInt8](repeating: 255, count: side * side * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) { pixels[i] = UInt8(i / 4 % side) }
+        let q3 = try XCTUnwrap(layout.quadrant(key, 3, child: Image(width: side, height: side, pixels: pixels)))
+        XCTAssertEqual(q3.count, side * side, "a quarter of the child's bytes")
+        var translucent = pixels
+        translucent[3] = 254
+        XCTAssertNil(layout.quadrant(key, 0, child: Image(width: side, height: side, pixels: translucent)))
+        let base = Image(width: side, height: side, pixels: [UInt8](repeating: 7, count: side * side * 4))
+        let tile = try XCTUnwrap(layout.parent(key, quadrants: [nil, nil, nil, q3], over: base))
+        func pixel(_ x: Int, _ y: Int) -> ArraySlice<UInt8> { tile.pixels[((y * side + x) * 4)..<((y * side + x) * 4 + 4)] }
+        XCTAssertEqual(Array(pixel(10, 10)), [7, 7, 7, 7], "quadrant 0 as it was")
+        XCTAssertEqual(Array(pixel(200, 10)), [7, 7, 7, 7], "quadrant 1 as it was")
+        XCTAssertEqual(Array(pixel(side / 2 + 10, side / 2 + 20).dropFirst()), [255, 255, 255], "quadrant 3 made from its child")
+        XCTAssertLessThanOrEqual(abs(Int(pixel(side / 2 + 10, side / 2 + 20).first!) - 20), 1, "the child's columns 20 and 21 averaged")
+        XCTAssertNil(layout.parent(key, quadrants: [nil, nil, nil, q3]), "no tile as it was for the others")
+    }
+
     func testAChangeMakesAgainOneQuadrantAZoom() async throws {
         let f = try await fixture("pyramid-quadrants")
         // Inside top-zoom tile (1, 1): one quadrant of each tile above it.
