@@ -24,3 +24,22 @@ extension StippleServer {
         }
     }
 }
+
+/// The server's memory, as `/stats.json` reports it.
+enum ServeStatistics {
+    /// The process's resident memory (VmRSS), bytes; 0 where /proc does not say.
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kb * 1024
+    }
+
+    /// The malloc heap: the bytes of live allocations, and the bytes it holds from the system
+    /// (used or free); both 0 where the C library does not say.
+    static func heap() -> (used: UInt64, held: UInt64) {
+        var used: UInt64 = 0, held: UInt64 = 0
+        stp_heap_figures(&used, &held)
+        return (used, held)
+    }
+}

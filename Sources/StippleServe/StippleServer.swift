@@ -4,7 +4,6 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import CStipple
 import Stipple
 
 /// Each HTTP request's context: the connection it came on, whose closing ends the
@@ -284,23 +283,5 @@ public final class StippleServer: Sendable {
     func changed(_ change: ServedDrawing.Change) async {
         await tiles.invalidate(change.box, version: change.version)
         await hub.broadcast(ServeMessages.changed(change))
-    }
-}
-
-enum ServeStatistics {
-    /// The process's resident memory (VmRSS), bytes; 0 where /proc does not say.
-    static func residentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kb * 1024
-    }
-
-    /// The malloc heap: the bytes of live allocations, and the bytes it holds from the system
-    /// (used or free); both 0 where the C library does not say.
-    static func heap() -> (used: UInt64, held: UInt64) {
-        var used: UInt64 = 0, held: UInt64 = 0
-        stp_heap_figures(&used, &held)
-        return (used, held)
     }
 }
