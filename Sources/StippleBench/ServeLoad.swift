@@ -61,8 +61,7 @@ final class ServeLoad: @unchecked Sendable {
         errorKinds[kind, default: (0, what)].count += 1
     }
 
-    /// The server's figures (`/stats.json`).
-    /// The server's figures; with `heap`, its heap's too (the C library walks the whole heap
+    /// The server's figures (`/stats.json`); with `heap`, its heap's too (the C library walks the whole heap
     /// for them, under its locks: not for every sample).
     func stats(heap: Bool = false) -> [String: Double] {
         guard let r = try? LoopbackHTTP(port: port).get("/stats.json?token=\(token)\(heap ? "&heap=1" : "")", keepAlive: false),

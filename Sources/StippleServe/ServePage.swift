@@ -124,7 +124,10 @@ enum ServePage {
       // what came while it was sending).
       socket.onmessage = m => { for (const line of m.data.split('\n')) handle(JSON.parse(line)); };
       function handle(msg) {
-        if (msg.hello) { client = msg.hello.client; }
+        if (msg.hello) { client = msg.hello.client;
+          // A change between the drawing's figures and this greeting was never announced:
+          // every tile again, as of the greeting (from here on each change is announced).
+          if (msg.hello.version > info.version) { info.version = msg.hello.version; changed({ version: msg.hello.version, box: null }); } }
         else if (msg.live) { const e = msg.live.event, k = msg.live.client + ':' + msg.live.stroke;
           if (!strokes.has(k)) strokes.set(k, { color: e.color || '#1f5fd6', radius: e.radius || 6, points: [] });
           strokes.get(k).points.push([e.x, e.y, e.pressure ?? 1]); count(); redraw(); }
