@@ -160,16 +160,10 @@ struct ServedPyramid {
         ServedTiles.Key(z: key.z + 1, x: 2 * key.x + q % 2, y: 2 * key.y + q / 2, preview: false)
     }
 
-    /// The tiles of zoom `z` that `box` touches.
+    /// The tiles of zoom `z` that `box` touches on the canvas.
     private func touched(by box: ServedDrawing.Box, z: Int) -> [ServedTiles.Key] {
-        let span = ServedTiles.side << (tiles.topZoom - z)
-        let x1 = min(box.x1, tiles.width), y1 = min(box.y1, tiles.height)
-        guard x1 > 0, y1 > 0, box.x0 < x1, box.y0 < y1 else { return [] }
-        var keys: [ServedTiles.Key] = []
-        for y in max(0, box.y0) / span...(y1 - 1) / span {
-            for x in max(0, box.x0) / span...(x1 - 1) / span { keys.append(ServedTiles.Key(z: z, x: x, y: y, preview: false)) }
-        }
-        return keys
+        tiles.keys(touching: ServedDrawing.Box(x0: box.x0, y0: box.y0, x1: min(box.x1, tiles.width),
+                                               y1: min(box.y1, tiles.height)), z: z)
     }
 
     /// Begins remaking `key` (remake number `token`): the quadrants changed since its file was

@@ -48,6 +48,44 @@ package struct ServedTiles: Sendable, Equatable {
         return ServedDrawing.Box(x0: key.x * span, y0: key.y * span, x1: (key.x + 1) * span, y1: (key.y + 1) * span)
     }
 
+    /// The tiles of zoom `z` whose boxes meet `box` (as exact tiles), row by row.
+    package func keys(touching box: ServedDrawing.Box, z: Int) -> [Key] {
+        let span = ServedTiles.side << (topZoom - z)
+        let x1 = min(box.x1, (width + span - 1) / span * span), y1 = min(box.y1, (height + span - 1) / span * span)
+        guard x1 > max(0, box.x0), y1 > max(0, box.y0) else { return [] }
+        var keys: [Key] = []
+        for y in max(0, box.y0) / span...(y1 - 1) / span {
+            for x in max(0, box.x0) / span...(x1 - 1) / span { keys.append(Key(z: z, x: x, y: y, preview: false)) }
+        }
+        return keys
+    }
+
+    /// How many tiles of every zoom meet `box`, counted without listing them.
+    package func count(touching box: ServedDrawing.Box) -> Int {
+        (0...topZoom).reduce(0) { total, z in
+            let span = ServedTiles.side << (topZoom - z)
+            let x1 = min(box.x1, (width + span - 1) / span * span), y1 = min(box.y1, (height + span - 1) / span * span)
+            let (x0, y0) = (max(0, box.x0), max(0, box.y0))
+            guard x1 > x0, y1 > y0 else { return total }
+            return total + ((x1 - 1) / span - x0 / span + 1) * ((y1 - 1) / span - y0 / span + 1)
+        }
+    }
+
+    /// The keys among `keys` (a cache's, `count` of them) whose tiles meet `box` (nil:
+    /// every key): found tile by tile where the box meets fewer tiles than the cache holds,
+    /// else by a walk of the cache.
+    package func keys<S: Sequence<Key>>(_ keys: S, count: Int, contains: (Key) -> Bool,
+                                        touching box: ServedDrawing.Box?) -> [Key] {
+        guard let box else { return Array(keys) }
+        guard box.x0 < box.x1, box.y0 < box.y1 else { return [] }
+        guard 2 * self.count(touching: box) < count else { return keys.filter { self.box($0).intersects(box) } }
+        return (0...topZoom).flatMap { z in
+            self.keys(touching: box, z: z).flatMap { key in
+                [key, Key(z: key.z, x: key.x, y: key.y, preview: true)].filter(contains)
+            }
+        }
+    }
+
     /// `image` (a view's, at most a tile) on a transparent 256 × 256 tile, top left.
     package static func padded(_ image: Image) -> Image {
         guard image.width != side || image.height != side else { return image }

@@ -9,11 +9,11 @@ struct TilePreviews {
     /// Exact tiles' pixels, the most recently used, bounded in bytes: `current` while they
     /// are the tile as the drawing is; a top tile's are kept past a change, with the mark
     /// they were drawn at, to be drawn over (`base`).
-    private var pixels: [ServedTiles.Key: (image: Image, used: Int, mark: ServedDrawing.Mark?, current: Bool)] = [:]
+    private var pixels: [ServedTiles.Key: (image: Image, mark: ServedDrawing.Mark?, current: Bool)] = [:]
+    private var order = RecencyOrder<ServedTiles.Key>()
     /// The bytes the kept pixels take (at most `limit`).
     private(set) var bytes = 0
     private let limit: Int
-    private var tick = 0
     /// The drawing at `overviewZoom`, as a preview.
     private(set) var overview: Image?
     let overviewZoom: Int
@@ -78,34 +78,37 @@ struct TilePreviews {
     /// for a top tile (kept from what was drawn when these are the same pixels).
     mutating func keep(_ key: ServedTiles.Key, _ image: Image, mark: ServedDrawing.Mark? = nil) {
         let mark = mark ?? pixels[key].flatMap { $0.image == image ? $0.mark : nil }
-        store(key, (image, 0, mark, true))
+        store(key, (image, mark, true))
     }
 
     /// Keeps a top tile's pixels as drawn at `mark`, to be drawn over later, whether or not
     /// the drawing changed while they were drawn.
     mutating func drew(_ key: ServedTiles.Key, _ image: Image, mark: ServedDrawing.Mark) {
         if let kept = pixels[key]?.mark, kept >= mark { return }
-        store(key, (image, 0, mark, false))
+        store(key, (image, mark, false))
     }
 
-    private mutating func store(_ key: ServedTiles.Key, _ entry: (image: Image, used: Int, mark: ServedDrawing.Mark?, current: Bool)) {
-        tick += 1
+    private mutating func store(_ key: ServedTiles.Key, _ entry: (image: Image, mark: ServedDrawing.Mark?, current: Bool)) {
         bytes += entry.image.pixels.count - (pixels[key]?.image.pixels.count ?? 0)
-        pixels[key] = (entry.image, tick, entry.mark, entry.current)
-        while bytes > limit, let oldest = pixels.min(by: { $0.value.used < $1.value.used }) {
-            bytes -= oldest.value.image.pixels.count
-            pixels[oldest.key] = nil
-        }
+        pixels[key] = entry
+        order.use(key)
+        while bytes > limit, let oldest = order.oldest() { remove(oldest) }
     }
 
-    /// The drawing changed where `drop` says: those pixels are no longer the tiles' (those
-    /// with a mark stay, to be drawn over).
-    mutating func forget(where drop: (ServedTiles.Key) -> Bool) {
-        for key in pixels.keys where drop(key) {
+    private mutating func remove(_ key: ServedTiles.Key) {
+        guard let entry = pixels.removeValue(forKey: key) else { return }
+        bytes -= entry.image.pixels.count
+        order.remove(key)
+    }
+
+    /// The drawing changed over `box` (nil: everywhere): the pixels of the tiles there are
+    /// no longer the tiles' (those with a mark stay, to be drawn over).
+    mutating func forget(_ box: ServedDrawing.Box?) {
+        for key in tiles.keys(pixels.keys, count: pixels.count, contains: { pixels[$0] != nil }, touching: box) {
             if pixels[key]!.mark != nil {
                 pixels[key]!.current = false
             } else {
-                bytes -= pixels.removeValue(forKey: key)!.image.pixels.count
+                remove(key)
             }
         }
     }
@@ -113,16 +116,14 @@ struct TilePreviews {
     /// Tile `key`'s exact pixels, when they are kept and are the tile as the drawing is.
     mutating func exact(_ key: ServedTiles.Key) -> Image? {
         guard let kept = pixels[key], kept.current else { return nil }
-        tick += 1
-        pixels[key]?.used = tick
+        order.use(key)
         return kept.image
     }
 
     /// A top tile's pixels as drawn at some mark, current or not.
     mutating func base(_ key: ServedTiles.Key) -> (image: Image, mark: ServedDrawing.Mark)? {
         guard let kept = pixels[key], let mark = kept.mark else { return nil }
-        tick += 1
-        pixels[key]?.used = tick
+        order.use(key)
         return (kept.image, mark)
     }
 

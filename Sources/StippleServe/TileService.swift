@@ -52,9 +52,9 @@ package actor TileService {
     let slots: RenderSlots
     let previewSlots: RenderSlots
     private let cacheLimit: Int
-    private var cache: [ServedTiles.Key: (bytes: [UInt8], used: Int)] = [:]
+    private var cache: [ServedTiles.Key: [UInt8]] = [:]
+    private var cacheOrder = RecencyOrder<ServedTiles.Key>()
     private var cacheBytes = 0
-    private var tick = 0
     var claims = TileClaims()
     /// What each client shows.
     private var views = ClientViews()
@@ -180,10 +180,9 @@ package actor TileService {
         // The exact tile when it is cached, for a preview too; else the tile as asked.
         for k in key.preview ? [exactKey, key] : [key] {
             guard let hit = cache[k] else { continue }
-            tick += 1
-            cache[k]?.used = tick
+            cacheOrder.use(k)
             figures.cached += 1
-            return (hit.bytes, k.preview ? .preview : .exact)
+            return (hit, k.preview ? .preview : .exact)
         }
         if key.preview, let image = previews.preview(key) {
             figures.previewsAtHand += 1
@@ -308,10 +307,10 @@ package actor TileService {
     package func invalidate(_ box: ServedDrawing.Box?, version: Int? = nil) {
         changes += 1
         if let version { self.version = max(self.version, version) }
-        for key in cache.keys where box.map({ tiles.box(key).intersects($0) }) ?? true {
-            cacheBytes -= cache.removeValue(forKey: key)!.bytes.count
+        for key in tiles.keys(cache.keys, count: cache.count, contains: { cache[$0] != nil }, touching: box) {
+            uncache(key)
         }
-        previews.forget { key in box.map { tiles.box(key).intersects($0) } ?? true }
+        previews.forget(box)
         pyramid.changed(box)
         previews.overviewChanged(box ?? ServedDrawing.Box(x0: 0, y0: 0, x1: tiles.width, y1: tiles.height))
         patchOverview()
@@ -364,15 +363,17 @@ package actor TileService {
     /// preview at once). An exact tile drops its preview: a preview request takes the exact.
     private func store(_ key: ServedTiles.Key, _ bytes: [UInt8]) {
         guard bytes.count <= cacheLimit else { return }
-        tick += 1
-        var replaced = [key]
-        if !key.preview { replaced.append(ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: true)) }
-        for k in replaced { cacheBytes -= cache.removeValue(forKey: k)?.bytes.count ?? 0 }
-        cache[key] = (bytes, tick)
+        uncache(key)
+        if !key.preview { uncache(ServedTiles.Key(z: key.z, x: key.x, y: key.y, preview: true)) }
+        cache[key] = bytes
+        cacheOrder.use(key)
         cacheBytes += bytes.count
-        while cacheBytes > cacheLimit, let oldest = cache.min(by: { $0.value.used < $1.value.used }) {
-            cacheBytes -= oldest.value.bytes.count
-            cache[oldest.key] = nil
-        }
+        while cacheBytes > cacheLimit, let oldest = cacheOrder.oldest() { uncache(oldest) }
+    }
+
+    private func uncache(_ key: ServedTiles.Key) {
+        guard let bytes = cache.removeValue(forKey: key) else { return }
+        cacheBytes -= bytes.count
+        cacheOrder.remove(key)
     }
 }
