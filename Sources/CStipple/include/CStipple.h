@@ -1,5 +1,5 @@
 // CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng, the
-// video compositor's inner loop in AVX2, line-buffered stdout for the command line, and a
+// video compositor's and the stroke layers' inner loops in AVX2, line-buffered stdout for the command line, and a
 // thread's scheduling priority.
 // (The benchmark's C peers live in CStippleBench, which no application links.)
 // Small, flat C, one concern a file; every function is prefixed stp_.
@@ -18,6 +18,7 @@
 #include "stp_png_stream.h"
 #include "stp_png_segment.h"
 #include "stp_blend.h"
+#include "stp_layers.h"
 #include "stp_tile_codecs.h"
 #include "stp_stdio.h"
 #include "stp_thread.h"

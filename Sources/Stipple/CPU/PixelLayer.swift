@@ -7,6 +7,19 @@ struct PixelLayer: Sendable {
         var readsColour: Bool { self == .over || self == .multiply || self == .screen }
         /// Whether the op can change the canvas's alpha (the blends; the effects keep it).
         var changesAlpha: Bool { readsColour || self == .erase }
+        /// The op's number in stp_layers.c: the cases in order.
+        var code: Int32 {
+            switch self {
+            case .over: 0
+            case .erase: 1
+            case .multiply: 2
+            case .screen: 3
+            case .lighten: 4
+            case .darken: 5
+            case .saturate: 6
+            case .desaturate: 7
+            }
+        }
     }
     let op: Op
     /// k: `strokeOpacity` (1 for a plain entry).

@@ -1,3 +1,4 @@
+import CStipple
 import Foundation
 
 /// Stroke layers that act pixel by pixel (`PixelLayer`) laid over a frame's planes on the
@@ -10,13 +11,18 @@ import Foundation
 ///
 /// The frame is visited a chroma row at a time (two luma rows for 4:2:0), eight pixels at a
 /// time, and only in the groups of eight pixels of a row that a layer's drawing reaches; each band
-/// of rows is its own work, on its own core.
+/// of rows is its own work, on its own core. Where the CPU has AVX2, a row's whole groups run
+/// in the loops of stp_layers.c, which give these loops' bytes (a row's partial last group
+/// stays here).
 // Unchecked: one bake's frames call `apply` one after another; inside it each band's scratch and rows are its
 // own.
 final class PixelLayerCompositor: @unchecked Sendable {
     private var scratch: [Scratch] = []
     /// The frames composed so far.
     private(set) var frames = 0
+    /// Whether the rows' whole groups of eight are composed by the AVX2 loops of
+    /// stp_layers.c (the same bytes; where the CPU has AVX2, unless a test compares the two).
+    var usesAVX2 = PlaneCompositor.hasAVX2
 
     /// Lays `layers` (in order) over `frame`, in place. `startsFrame`: false for a region of a
     /// frame after its first.
@@ -32,12 +38,12 @@ final class PixelLayerCompositor: @unchecked Sendable {
             scratch = (0..<bands).map { _ in Scratch(width: h.width) }
         }
         let rgb = YCbCrToRGB(c)
-        let (offsets, scratch) = ((frame.yOffset, frame.cbOffset, frame.crOffset), scratch)
+        let (offsets, scratch, avx2) = ((frame.yOffset, frame.cbOffset, frame.crOffset), scratch, usesAVX2)
         frame.bytes.withUnsafeMutableBufferPointer { planesBuffer in
             let planes = Planes(base: planesBuffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let rowsAt = RowsAt(planes: planes.base, scratch: scratch[band], header: h, offsets: offsets, rgb: rgb,
-                                    conversion: c)
+                                    conversion: c, avx2: avx2)
                 for g in (groups * band / bands)..<(groups * (band + 1) / bands) {
                     let y = top + g * rows
                     rowsAt.draw(layers, rows: y..<min(y + rows, h.height))
@@ -104,13 +110,27 @@ final class PixelLayerCompositor: @unchecked Sendable {
         let width: Int, chromaWidth: Int, subsampled: Bool
         let yOffset: Int, cbOffset: Int, crOffset: Int
         let rgb: YCbCrToRGB, c: YCbCrConversion
+        /// The AVX2 loops' coefficients, when they run; the groups they leave (a row's partial last one) to Swift.
+        let fast: (rgb: stp_rgb_of_ycbcr, c: stp_ycbcr)?
+        let partial: Int?
 
         init(planes: UnsafeMutablePointer<UInt8>, scratch: Scratch, header: Y4MHeader, offsets: (Int, Int, Int),
-             rgb: YCbCrToRGB, conversion: YCbCrConversion) {
+             rgb: YCbCrToRGB, conversion: YCbCrConversion, avx2: Bool) {
             (self.planes, s) = (planes, scratch)
             (width, chromaWidth, subsampled) = (header.width, header.chromaWidth, header.chroma != .yuv444)
             (yOffset, cbOffset, crOffset) = offsets
             (self.rgb, c) = (rgb, conversion)
+            fast = avx2 ? (stp_rgb_of_ycbcr(y: rgb.y, r_cr: rgb.rCr, g_cb: rgb.gCb, g_cr: rgb.gCr, b_cb: rgb.bCb,
+                                            black: rgb.black), conversion.lanes) : nil
+            partial = width % 8 == 0 ? nil : width >> 3
+        }
+
+        /// The groups of `lo...hi` the AVX2 loops leave to Swift: all of them without those
+        /// loops, else a partial last group.
+        func left(_ lo: Int, _ hi: Int) -> Range<Int> {
+            guard fast != nil else { return lo..<(hi + 1) }
+            guard let partial, partial <= hi, partial >= lo else { return 0..<0 }
+            return partial..<(partial + 1)
         }
 
         /// Eight samples from `at` of a plane's row that ends at `end`; lanes past it repeat
@@ -167,7 +187,17 @@ final class PixelLayerCompositor: @unchecked Sendable {
             }
             guard lo <= hi else { return }
             // Their pixels as read.
-            for group in lo...hi where s.groups[group] != 0 {
+            if let fast {
+                withUnsafePointer(to: fast.rgb) { k in
+                    for y in rows {
+                        let cy = subsampled ? y >> 1 : y, i = (y - rows.lowerBound) * s.stride
+                        stp_layers_read(planes + yOffset + y * width, planes + cbOffset + cy * chromaWidth,
+                                        planes + crOffset + cy * chromaWidth, subsampled ? 1 : 0, Int32(width), s.groups,
+                                        Int32(lo), Int32(hi), k, s.words + i, s.r + i, s.g + i, s.b + i, s.a + i)
+                    }
+                }
+            }
+            for group in left(lo, hi) where s.groups[group] != 0 {
                 let x = group << 3
                 for y in rows {
                     let i = (y - rows.lowerBound) * s.stride + x, cy = subsampled ? y >> 1 : y
@@ -215,6 +245,11 @@ final class PixelLayerCompositor: @unchecked Sendable {
         /// time; L's planes for canvas column x are at `l + p × plane + x`.
         @inline(__always) func span(_ op: PixelLayer.Op, _ xs: Range<Int>, _ row: Int, _ l: UnsafePointer<UInt8>,
                                     _ plane: Int, _ k: Float) {
+            if fast != nil {
+                stp_layers_span(op.code, l, plane, k, Int32(xs.lowerBound), Int32(xs.upperBound), s.r + row, s.g + row,
+                                s.b + row, s.a + row)
+                return
+            }
             for x in Swift.stride(from: xs.lowerBound & ~7, to: xs.upperBound, by: 8) {
                 // Eight transparent pixels of L: nothing to do.
                 guard UnsafeRawPointer(l + 3 * plane + x).loadUnaligned(as: UInt64.self) != 0 else { continue }
@@ -248,7 +283,27 @@ final class PixelLayerCompositor: @unchecked Sendable {
         /// Lays the reached groups' colours over their colours as read and writes the samples
         /// that change.
         private func write(rows: Range<Int>, lo: Int, hi: Int) {
-            for group in lo...hi where s.groups[group] != 0 {
+            if let fast {
+                withUnsafePointer(to: fast.c) { k in
+                    for y in rows {
+                        let i = (y - rows.lowerBound) * s.stride
+                        let (cb, cr) = subsampled ? (nil, nil) : (planes + cbOffset + y * chromaWidth, planes + crOffset + y * chromaWidth)
+                        stp_layers_write(planes + yOffset + y * width, cb, cr, Int32(width), s.groups, Int32(lo), Int32(hi), k,
+                                         s.words + i, s.r + i, s.g + i, s.b + i, s.a + i, s.changed + i)
+                    }
+                    guard subsampled else { return }
+                    if rows.count == 2 {
+                        let cy = rows.lowerBound >> 1
+                        stp_layers_chroma420(planes + cbOffset + cy * chromaWidth, planes + crOffset + cy * chromaWidth,
+                                             Int32(width), s.groups, Int32(lo), Int32(hi), k, s.words, s.words + s.stride,
+                                             s.changed, s.changed + s.stride)
+                    } else {
+                        // The frame's last row, alone: its chroma as Swift writes it.
+                        for group in lo..<max(lo, min(hi + 1, width / 8)) where s.groups[group] != 0 { writeChroma(rows: rows, x: group << 3) }
+                    }
+                }
+            }
+            for group in left(lo, hi) where s.groups[group] != 0 {
                 let x = group << 3
                 for y in rows {
                     let row = (y - rows.lowerBound) * s.stride
