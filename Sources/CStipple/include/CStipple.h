@@ -1,6 +1,6 @@
 // CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng, the
-// video compositor's and the stroke layers' inner loops in AVX2, line-buffered stdout for the command line, and a
-// thread's scheduling priority.
+// video compositor's and the stroke layers' inner loops in AVX2, line-buffered stdout for
+// the command line, and a thread's scheduling priority.
 // (The benchmark's C peers live in CStippleBench, which no application links.)
 // Small, flat C, one concern a file; every function is prefixed stp_.
 #ifndef CSTIPPLE_H
