@@ -27,8 +27,76 @@ package final class PixelLayerCache: @unchecked Sendable {
             spans = PixelLayer.spans(of: pixels, width: box.width)
         }
 
-        /// The drawing's pixels again, for the GPU to draw new stamps over.
-        var pixels: [UInt8] { PixelLayer.pixels(of: planes, width: box.width, rows: box.height) }
+        /// `old` with new stamps drawn over it: its drawing in `box` (which holds old's), with
+        /// `pixels` (premultiplied RGBA, `dirty`'s bottom row first) in place of what it held
+        /// in `dirty`, the only pixels the new stamps reach.
+        init(window: Range<Int>, frame: Float?, box: PixelBox, old: Entry, dirty: PixelBox, pixels: [UInt8]) {
+            (self.window, self.frame, self.box) = (window, frame, box)
+            let pad = PixelLayer.pad, stride = box.width + 2 * pad, plane = box.height * stride
+            let oldStride = old.box.width + 2 * pad, oldPlane = old.box.height * oldStride
+            let dx = old.box.x0 - box.x0
+            var planes: [UInt8], spans: [Int32]
+            if box == old.box {
+                (planes, spans) = (old.planes, old.spans)
+            } else {
+                planes = [UInt8](repeating: 0, count: 4 * plane)
+                spans = [Int32](repeating: 0, count: 2 * box.height)
+                planes.withUnsafeMutableBufferPointer { to in
+                    old.planes.withUnsafeBufferPointer { from in
+                        for y in old.box.y0..<old.box.y1 {
+                            let (r, o) = (box.y1 - 1 - y, old.box.y1 - 1 - y)
+                            for p in 0..<4 {
+                                (to.baseAddress! + p * plane + r * stride + pad + dx)
+                                    .update(from: from.baseAddress! + p * oldPlane + o * oldStride + pad, count: old.box.width)
+                            }
+                            if old.spans[2 * o] < old.spans[2 * o + 1] {
+                                (spans[2 * r], spans[2 * r + 1]) = (old.spans[2 * o] + Int32(dx), old.spans[2 * o + 1] + Int32(dx))
+                            }
+                        }
+                    }
+                }
+            }
+            planes.withUnsafeMutableBufferPointer { to in
+                pixels.withUnsafeBufferPointer { p in
+                    for y in dirty.y0..<dirty.y1 {
+                        let (r, j) = (box.y1 - 1 - y, dirty.y1 - 1 - y)
+                        let row = to.baseAddress! + r * stride + pad
+                        for x in 0..<dirty.width {
+                            let at = x + dirty.x0 - box.x0, i = (j * dirty.width + x) * 4
+                            for c in 0..<4 { row[c * plane + at] = p[i + c] }
+                        }
+                        // The row's span again, from its alpha.
+                        let alpha = row + 3 * plane
+                        if let first = (0..<box.width).first(where: { alpha[$0] != 0 }) {
+                            let last = (first..<box.width).last { alpha[$0] != 0 }!
+                            (spans[2 * r], spans[2 * r + 1]) = (Int32(first), Int32(last + 1))
+                        } else {
+                            (spans[2 * r], spans[2 * r + 1]) = (0, 0)
+                        }
+                    }
+                }
+            }
+            (self.planes, self.spans) = (planes, spans)
+        }
+
+        /// The drawing's pixels in `part` (inside its box): premultiplied RGBA, the part's
+        /// bottom row first, for the GPU to draw new stamps over.
+        func pixels(in part: PixelBox) -> [UInt8] {
+            let pad = PixelLayer.pad, stride = box.width + 2 * pad, plane = box.height * stride
+            var pixels = [UInt8](repeating: 0, count: 4 * part.width * part.height)
+            pixels.withUnsafeMutableBufferPointer { out in
+                planes.withUnsafeBufferPointer { p in
+                    for y in part.y0..<part.y1 {
+                        let (r, j) = (box.y1 - 1 - y, part.y1 - 1 - y)
+                        for x in 0..<part.width {
+                            let at = r * stride + pad + x + part.x0 - box.x0, i = (j * part.width + x) * 4
+                            for c in 0..<4 { out[i + c] = p[c * plane + at] }
+                        }
+                    }
+                }
+            }
+            return pixels
+        }
     }
     fileprivate var entries: [LayerID: Entry] = [:]
     fileprivate var sheet: Framebuffer?
@@ -44,11 +112,12 @@ package final class PixelLayerCache: @unchecked Sendable {
 }
 
 /// A layer whose drawing a frame makes again: its stamps `range` over `old` (what was drawn
-/// of it before), into `box`.
+/// of it before), into `box`. Only `dirty`, the pixels those stamps reach, is drawn and read
+/// back (the whole box without `old`).
 private struct PixelLayerJob {
     let id: LayerID, layer: StampLayer, window: Range<Int>, frame: Float?
     let range: Range<Int>, old: PixelLayerCache.Entry?
-    let box: PixelBox
+    let box: PixelBox, dirty: PixelBox
 }
 
 /// What the CPU composes a frame from, when every layer of it acts pixel by pixel.
@@ -152,26 +221,35 @@ extension Renderer {
             let old = grows ? known.flatMap { $0.frame == nil && $0.window.lowerBound == 0
                 && $0.window.upperBound <= w.upperBound ? $0 : nil } : nil
             let from = old?.window.upperBound ?? w.lowerBound
-            var box = old?.box ?? .empty
+            var dirty = PixelBox.empty
             for s in layer.stamps[from..<w.upperBound] where effects.isLive(age: s.age + f) {
-                if let b = effects.pixelBox(of: s, age: s.age + f) { box = box.union(b) }
+                if let b = effects.pixelBox(of: s, age: s.age + f) { dirty = dirty.union(b) }
             }
-            box = box.intersection(tile)
+            let box = (old?.box ?? .empty).union(dirty).intersection(tile)
+            dirty = dirty.intersection(tile)
             bytes += PixelLayerCache.bytes(box)
             // Room on a sheet, its band (at most half the largest point) and rounding included.
             guard bytes <= cache.budget || !keeps, box.width <= side.width - 384, box.height <= side.height - 640 else {
                 return nil
             }
             jobs.append(PixelLayerJob(id: id, layer: layer, window: w, frame: key, range: from..<w.upperBound, old: old,
-                                      box: box))
+                                      box: box, dirty: old == nil ? box : dirty))
         }
-        for job in jobs where job.box.isEmpty {
-            entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: [])
+        for job in jobs where job.dirty.isEmpty {
+            // Nothing new drawn: the drawing as it was (none for an empty box).
+            var entry = job.old ?? .init(window: job.window, frame: job.frame, box: job.box, pixels: [])
+            (entry.window, entry.frame) = (job.window, job.frame)
+            entries[job.id] = entry
         }
-        let drawn = jobs.filter { !$0.box.isEmpty }
+        let drawn = jobs.filter { !$0.dirty.isEmpty }
         try draw(drawn, frame: f, settings: settings, canvas: canvas, cache: cache) { i, pixels in
             let job = drawn[i]
-            entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: pixels)
+            if let old = job.old {
+                entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, old: old, dirty: job.dirty,
+                                        pixels: pixels)
+            } else {
+                entries[job.id] = .init(window: job.window, frame: job.frame, box: job.box, pixels: pixels)
+            }
         }
         // Layers no longer shown are forgotten; one shown again is drawn again.
         if keeps { cache.entries = entries }
@@ -181,9 +259,9 @@ extension Renderer {
         }
     }
 
-    /// Draws each job's stamps over its old drawing into its box, layers one above another on
-    /// the sheet (as many sheets as the driver's largest target needs), and hands job i's box's
-    /// pixels to `done`.
+    /// Draws each job's stamps over its old drawing into its dirty box, layers one above
+    /// another on the sheet (as many sheets as the driver's largest target needs), and hands
+    /// job i's dirty box's pixels to `done`.
     private func draw(_ jobs: [PixelLayerJob], frame f: Float, settings: RenderSettings, canvas: Canvas,
                       cache: PixelLayerCache, done: (Int, [UInt8]) -> Void) throws {
         guard !jobs.isEmpty else { return }
@@ -199,11 +277,11 @@ extension Renderer {
         while start < jobs.count {
             // The layers that fit one above another.
             var end = start, rows = 0
-            while end < jobs.count, end == start || rows + jobs[end].box.height <= side.height - 2 * band - 255 {
-                rows += jobs[end].box.height
+            while end < jobs.count, end == start || rows + jobs[end].dirty.height <= side.height - 2 * band - 255 {
+                rows += jobs[end].dirty.height
                 end += 1
             }
-            let width = jobs[start..<end].map(\.box.width).max() ?? 1
+            let width = jobs[start..<end].map(\.dirty.width).max() ?? 1
             let sheet = try device.beginSheet(cache.sheet, width: width, height: rows, band: band)
             cache.sheet = sheet
             var row = 0, placed: [Int] = []
@@ -211,8 +289,10 @@ extension Renderer {
                 // The scissor each placement sets is turned off however the drawing ends.
                 defer { device.endSheetDraw() }
                 for i in start..<end {
-                    let box = jobs[i].box
-                    device.placeOnSheet(sheet, box: box, row: row, old: jobs[i].old.map { ($0.box, $0.pixels) })
+                    let box = jobs[i].dirty
+                    // What was drawn before under the new stamps.
+                    let under = jobs[i].old.map { box.intersection($0.box) }.flatMap { $0.isEmpty ? nil : $0 }
+                    device.placeOnSheet(sheet, box: box, row: row, old: under.map { ($0, jobs[i].old!.pixels(in: $0)) })
                     plan.reset(settings: settings, ageOffset: f)
                     planner.planImmediate([batches[i]], into: &plan)
                     try device.draw(plan, layers: [], into: sheet, scissored: true)
@@ -221,7 +301,7 @@ extension Renderer {
                 }
             }
             for (i, row) in zip(start..<end, placed) {
-                done(i, try device.readSheet(sheet, box: jobs[i].box, row: row))
+                done(i, try device.readSheet(sheet, box: jobs[i].dirty, row: row))
             }
             start = end
         }
