@@ -28,22 +28,29 @@ extension GLDevice {
 
     /// Moves `sheet`'s origin so that canvas box `box` lands at the left of its canvas part
     /// from row `row` down, binds it and limits drawing to those rows (the scissor, left on:
-    /// `endSheetDraw` turns it off). Then, when given, puts `pixels` (premultiplied RGBA, the
-    /// box's bottom row first) back at canvas box `old`, inside `box`: what was drawn of the
-    /// layer before, for the new stamps to be drawn over.
-    func placeOnSheet(_ sheet: Framebuffer, box: PixelBox, row: Int, old: (box: PixelBox, pixels: [UInt8])?) {
+    /// `endSheetDraw` turns it off).
+    func placeOnSheet(_ sheet: Framebuffer, box: PixelBox, row: Int) {
         sheet.originX = box.x0
         sheet.originY = box.y0 - row
         sheet.bind(gl)
         let b = sheet.guardBand
         gl.enable(GLenum(GL_SCISSOR_TEST))
         gl.scissor(x: b, y: sheet.targetHeight - (b + row + box.height), width: box.width, height: box.height)
-        guard let (o, pixels) = old, !o.isEmpty else { return }
-        precondition(pixels.count == o.width * o.height * 4, "a box's pixels")
+    }
+
+    /// Puts `old.pixels` (premultiplied RGBA, the box's bottom row first) at canvas box
+    /// `old.box`, inside `box` placed from row `row` (as `placeOnSheet` places it): what was
+    /// drawn of a layer before, for new stamps to be drawn over. Every layer's goes on before
+    /// any is drawn: the driver finishes the drawing a texture holds before it writes to it.
+    func putOnSheet(_ sheet: Framebuffer, box: PixelBox, row: Int, old: (box: PixelBox, pixels: [UInt8])) {
+        let o = old.box
+        guard !o.isEmpty else { return }
+        precondition(old.pixels.count == o.width * o.height * 4, "a box's pixels")
+        let b = sheet.guardBand
         gl.bindTexture(sheet.texture)
         gl.pixelStore(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        pixels.withUnsafeBytes { raw in
-            gl.texSubImage2D(x: o.x0 - sheet.originX + b, y: sheet.targetHeight - (o.y1 - sheet.originY + b),
+        old.pixels.withUnsafeBytes { raw in
+            gl.texSubImage2D(x: o.x0 - box.x0 + b, y: sheet.targetHeight - (o.y1 - (box.y0 - row) + b),
                              width: o.width, height: o.height, format: GLenum(GL_RGBA), pixels: raw.baseAddress!,
                              bytes: raw.count)
         }

@@ -285,19 +285,25 @@ extension Renderer {
             let sheet = try device.beginSheet(cache.sheet, width: width, height: rows, band: band)
             cache.sheet = sheet
             var row = 0, placed: [Int] = []
+            for i in start..<end {
+                placed.append(row)
+                row += jobs[i].dirty.height
+            }
+            // What was drawn before under the new stamps, every layer's before any is drawn.
+            for (i, row) in zip(start..<end, placed) {
+                let box = jobs[i].dirty
+                guard let old = jobs[i].old else { continue }
+                let under = box.intersection(old.box)
+                if !under.isEmpty { device.putOnSheet(sheet, box: box, row: row, old: (under, old.pixels(in: under))) }
+            }
             do {
                 // The scissor each placement sets is turned off however the drawing ends.
                 defer { device.endSheetDraw() }
-                for i in start..<end {
-                    let box = jobs[i].dirty
-                    // What was drawn before under the new stamps.
-                    let under = jobs[i].old.map { box.intersection($0.box) }.flatMap { $0.isEmpty ? nil : $0 }
-                    device.placeOnSheet(sheet, box: box, row: row, old: under.map { ($0, jobs[i].old!.pixels(in: $0)) })
+                for (i, row) in zip(start..<end, placed) {
+                    device.placeOnSheet(sheet, box: jobs[i].dirty, row: row)
                     plan.reset(settings: settings, ageOffset: f)
                     planner.planImmediate([batches[i]], into: &plan)
                     try device.draw(plan, layers: [], into: sheet, scissored: true)
-                    placed.append(row)
-                    row += box.height
                 }
             }
             for (i, row) in zip(start..<end, placed) {
