@@ -1,10 +1,11 @@
 import CStipple
 
 /// Stroke layers drawn for the CPU to compose (`PixelLayerCache`): the layers that changed
-/// since the last frame are drawn one above another in one target, the sheet, each in its
-/// own rows with the stamps' origin moved there (the sketch shader's mapping, so every stamp
-/// lands on the pixels it lands on in a whole canvas), then read back. The driver waits for
-/// the drawing once a sheet, not once a layer.
+/// since the last frame (a growing one only where its new stamps reach, over what it held
+/// there) are drawn one above another in one target, the sheet, each in its own rows with
+/// the stamps' origin moved there (the sketch shader's mapping, so every stamp lands on the
+/// pixels it lands on in a whole canvas), then read back. The driver waits for the drawing
+/// once a sheet, not once a layer.
 extension GLDevice {
     /// `sheet`, or a new target in its place when it cannot hold a canvas part of `width` ×
     /// `height` with `band` around it, made transparent whole and bound.
