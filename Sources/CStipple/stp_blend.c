@@ -13,17 +13,11 @@ static void blend_kept_row(uint8_t *d, const uint8_t *a, const uint8_t *s, int c
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
+#include "stp_lanes.h"
 
 int stp_blend_has_avx2(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") ? 1 : 0;
-}
-
-#define AVX2 __attribute__((target("avx2")))
-
-static inline AVX2 __m256i clamp255(__m256i v) {
-    return _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(255));
 }
 
 // Channel c (0…255 a lane) of pixels of alpha a, un-premultiplied; 0 where `covered` is 0.
@@ -40,24 +34,6 @@ static inline AVX2 __m256i overlay(__m256i d, __m256i s, __m256i a) {
     __m256i t = _mm256_add_epi32(_mm256_mullo_epi32(d, _mm256_sub_epi32(_mm256_set1_epi32(255), a)),
                                  _mm256_add_epi32(_mm256_mullo_epi32(s, a), _mm256_set1_epi32(128)));
     return _mm256_srli_epi32(_mm256_mullo_epi32(t, _mm256_set1_epi32(257)), 16);
-}
-
-// (cr·r + cg·g + cb·b + offset) >> 16, clamped to 0…255.
-static inline AVX2 __m256i convert(__m256i r, __m256i g, __m256i b, int32_t kr, int32_t kg, int32_t kb, int32_t offset) {
-    __m256i s = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(r, _mm256_set1_epi32(kr)),
-                                                  _mm256_mullo_epi32(g, _mm256_set1_epi32(kg))),
-                                 _mm256_add_epi32(_mm256_mullo_epi32(b, _mm256_set1_epi32(kb)), _mm256_set1_epi32(offset)));
-    return clamp255(_mm256_srai_epi32(s, 16));
-}
-
-// Eight bytes as eight lanes, and back.
-static inline AVX2 __m256i widen(const uint8_t *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
-static inline AVX2 void narrow(uint8_t *p, __m256i v) {
-    __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(v, v), _mm256_setzero_si256());
-    uint32_t low = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
-    uint32_t high = (uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
-    uint64_t packed = (uint64_t)low | ((uint64_t)high << 32);
-    __builtin_memcpy(p, &packed, 8);
 }
 
 typedef struct { __m256i r, g, b, a; } lanes;
@@ -82,14 +58,8 @@ static inline AVX2 lanes row(const uint8_t *rgba, uint8_t *y, const stp_ycbcr *c
     lanes p = straight(_mm256_loadu_si256((const __m256i *)rgba));
     __m256i on = _mm256_cmpgt_epi32(p.a, _mm256_setzero_si256());
     *covered += __builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(on)));
-    narrow(y, overlay(widen(y), convert(p.r, p.g, p.b, c->y_r, c->y_g, c->y_b, c->y_offset), p.a));
+    narrow8(y, overlay(widen8(y), convert(p.r, p.g, p.b, c->y_r, c->y_g, c->y_b, c->y_offset), p.a));
     return p;
-}
-
-// Pairs of lanes summed: blocks 0, 1 in lanes 0, 1 and blocks 2, 3 in lanes 4, 5.
-static inline AVX2 __m256i blocks(__m256i top, __m256i bottom) {
-    __m256i s = _mm256_add_epi32(top, bottom);
-    return _mm256_hadd_epi32(s, s);
 }
 
 static inline AVX2 void blend_chroma(uint8_t *d, __m256i s, __m256i a) {
@@ -113,22 +83,14 @@ AVX2 int stp_blend_rows420(const uint8_t *top, const uint8_t *bottom, int count,
         lanes b = row(bottom + 4 * x, y_bottom + x, c, &covered);
         // Each block's average straight colour and alpha (transparent pixels count as black).
         __m256i two = _mm256_set1_epi32(2);
-        __m256i r = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.r, b.r), two), 2);
-        __m256i g = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.g, b.g), two), 2);
-        __m256i bl = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.b, b.b), two), 2);
-        __m256i a = _mm256_srli_epi32(blocks(t.a, b.a), 2);
+        __m256i r = _mm256_srli_epi32(_mm256_add_epi32(pairs(_mm256_add_epi32(t.r, b.r)), two), 2);
+        __m256i g = _mm256_srli_epi32(_mm256_add_epi32(pairs(_mm256_add_epi32(t.g, b.g)), two), 2);
+        __m256i bl = _mm256_srli_epi32(_mm256_add_epi32(pairs(_mm256_add_epi32(t.b, b.b)), two), 2);
+        __m256i a = _mm256_srli_epi32(pairs(_mm256_add_epi32(t.a, b.a)), 2);
         blend_chroma(cb + x / 2, convert(r, g, bl, c->cb_r, c->cb_g, c->cb_b, c->c_offset), a);
         blend_chroma(cr + x / 2, convert(r, g, bl, c->cr_r, c->cr_g, c->cr_b, c->c_offset), a);
     }
     return covered;
-}
-
-// Lanes 0, 1, 4 and 5 (a row's two pairs of blocks) as four bytes.
-static inline AVX2 void narrow4(uint8_t *p, __m256i v) {
-    p[0] = (uint8_t)_mm256_extract_epi32(v, 0);
-    p[1] = (uint8_t)_mm256_extract_epi32(v, 1);
-    p[2] = (uint8_t)_mm256_extract_epi32(v, 4);
-    p[3] = (uint8_t)_mm256_extract_epi32(v, 5);
 }
 
 // A converted sample where its alpha is above 0, else 0 (the planes' value for no sketch).
@@ -152,16 +114,16 @@ AVX2 void stp_convert_rows420(const uint8_t *top, const uint8_t *bottom, int cou
             continue;
         }
         lanes t = straight(wt), b = straight(wb);
-        narrow(a_top + x, t.a);
-        narrow(a_bottom + x, b.a);
-        narrow(y_top + x, where_covered(convert(t.r, t.g, t.b, c->y_r, c->y_g, c->y_b, c->y_offset), t.a));
-        narrow(y_bottom + x, where_covered(convert(b.r, b.g, b.b, c->y_r, c->y_g, c->y_b, c->y_offset), b.a));
+        narrow8(a_top + x, t.a);
+        narrow8(a_bottom + x, b.a);
+        narrow8(y_top + x, where_covered(convert(t.r, t.g, t.b, c->y_r, c->y_g, c->y_b, c->y_offset), t.a));
+        narrow8(y_bottom + x, where_covered(convert(b.r, b.g, b.b, c->y_r, c->y_g, c->y_b, c->y_offset), b.a));
         // Each block's average straight colour and alpha (transparent pixels count as black).
         __m256i two = _mm256_set1_epi32(2);
-        __m256i r = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.r, b.r), two), 2);
-        __m256i g = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.g, b.g), two), 2);
-        __m256i bl = _mm256_srli_epi32(_mm256_add_epi32(blocks(t.b, b.b), two), 2);
-        __m256i a = _mm256_srli_epi32(blocks(t.a, b.a), 2);
+        __m256i r = _mm256_srli_epi32(_mm256_add_epi32(pairs(_mm256_add_epi32(t.r, b.r)), two), 2);
+        __m256i g = _mm256_srli_epi32(_mm256_add_epi32(pairs(_mm256_add_epi32(t.g, b.g)), two), 2);
+        __m256i bl = _mm256_srli_epi32(_mm256_add_epi32(pairs(_mm256_add_epi32(t.b, b.b)), two), 2);
+        __m256i a = _mm256_srli_epi32(pairs(_mm256_add_epi32(t.a, b.a)), 2);
         narrow4(ca + x / 2, a);
         narrow4(cb + x / 2, where_covered(convert(r, g, bl, c->cb_r, c->cb_g, c->cb_b, c->c_offset), a));
         narrow4(cr + x / 2, where_covered(convert(r, g, bl, c->cr_r, c->cr_g, c->cr_b, c->c_offset), a));

@@ -7,11 +7,7 @@
 #pragma clang fp contract(off)
 
 #if defined(__x86_64__) && defined(__clang__)
-#include <immintrin.h>
-
-#define AVX2 __attribute__((target("avx2")))
-
-static inline AVX2 __m256i widen8(const uint8_t *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+#include "stp_lanes.h"
 
 // Four chroma samples, each under two pixels.
 static inline AVX2 __m256i widen4twice(const uint8_t *p) {
@@ -19,20 +15,6 @@ static inline AVX2 __m256i widen4twice(const uint8_t *p) {
     __builtin_memcpy(&four, p, 4);
     __m128i v = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)four), _mm_setr_epi8(0, 0, 1, 1, 2, 2, 3, 3, -1, -1, -1, -1, -1, -1, -1, -1));
     return _mm256_cvtepu8_epi32(v);
-}
-
-// The low byte of each lane (truncated, as Swift's truncatingIfNeeded), eight bytes.
-static inline AVX2 void narrow8(uint8_t *p, __m256i v) {
-    v = _mm256_and_si256(v, _mm256_set1_epi32(255));
-    __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(v, v), _mm256_setzero_si256());
-    uint32_t low = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
-    uint32_t high = (uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
-    uint64_t packed = (uint64_t)low | ((uint64_t)high << 32);
-    __builtin_memcpy(p, &packed, 8);
-}
-
-static inline AVX2 __m256i clamp255(__m256i v) {
-    return _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(255));
 }
 
 // v (|v| < 2^22) to the nearest whole number, ties to even: its low bits after adding 1.5 x 2^23.
@@ -158,14 +140,6 @@ AVX2 void stp_layers_span(int op, const uint8_t *l, ptrdiff_t plane, float k, in
     }
 }
 
-// (kr·r + kg·g + kb·b + offset) >> 16.
-static inline AVX2 __m256i convert(__m256i r, __m256i g, __m256i b, int32_t kr, int32_t kg, int32_t kb, int32_t offset) {
-    __m256i s = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(r, _mm256_set1_epi32(kr)),
-                                                  _mm256_mullo_epi32(g, _mm256_set1_epi32(kg))),
-                                 _mm256_add_epi32(_mm256_mullo_epi32(b, _mm256_set1_epi32(kb)), _mm256_set1_epi32(offset)));
-    return _mm256_srai_epi32(s, 16);
-}
-
 static inline AVX2 __m256i select_epi32(__m256i yes, __m256i no, __m256i mask) {
     return _mm256_or_si256(_mm256_and_si256(yes, mask), _mm256_andnot_si256(mask, no));
 }
@@ -192,22 +166,12 @@ AVX2 void stp_layers_write(uint8_t *luma, uint8_t *cb, uint8_t *cr, int width, c
         __m256i word = _mm256_or_si256(_mm256_or_si256(nr, _mm256_slli_epi32(ng, 8)),
                                        _mm256_or_si256(_mm256_slli_epi32(nb, 16), _mm256_set1_epi32((int)0xFF000000u)));
         _mm256_storeu_si256((__m256i *)(words + x), word);
-        narrow8(luma + x, select_epi32(convert(nr, ng, nb, c->y_r, c->y_g, c->y_b, c->y_offset), widen8(luma + x), moved));
+        narrow8(luma + x, select_epi32(combined(nr, ng, nb, c->y_r, c->y_g, c->y_b, c->y_offset), widen8(luma + x), moved));
         if (cb && cr) {
-            narrow8(cb + x, select_epi32(clamp255(convert(nr, ng, nb, c->cb_r, c->cb_g, c->cb_b, c->c_offset)), widen8(cb + x), moved));
-            narrow8(cr + x, select_epi32(clamp255(convert(nr, ng, nb, c->cr_r, c->cr_g, c->cr_b, c->c_offset)), widen8(cr + x), moved));
+            narrow8(cb + x, select_epi32(convert(nr, ng, nb, c->cb_r, c->cb_g, c->cb_b, c->c_offset), widen8(cb + x), moved));
+            narrow8(cr + x, select_epi32(convert(nr, ng, nb, c->cr_r, c->cr_g, c->cr_b, c->c_offset), widen8(cr + x), moved));
         }
     }
-}
-
-// Pairs of lanes summed: blocks 0, 1 in lanes 0, 1 and blocks 2, 3 in lanes 4, 5.
-static inline AVX2 __m256i pairs(__m256i v) { return _mm256_hadd_epi32(v, v); }
-
-static inline AVX2 void narrow4(uint8_t *p, __m256i v) {
-    p[0] = (uint8_t)_mm256_extract_epi32(v, 0);
-    p[1] = (uint8_t)_mm256_extract_epi32(v, 1);
-    p[2] = (uint8_t)_mm256_extract_epi32(v, 4);
-    p[3] = (uint8_t)_mm256_extract_epi32(v, 5);
 }
 
 AVX2 void stp_layers_chroma420(uint8_t *cb, uint8_t *cr, int width, const uint8_t *groups, int lo, int hi,
@@ -233,8 +197,8 @@ AVX2 void stp_layers_chroma420(uint8_t *cb, uint8_t *cr, int width, const uint8_
         uint8_t *pb = cb + x / 2, *pr = cr + x / 2;
         __m256i oldb = _mm256_setr_epi32(pb[0], pb[1], 0, 0, pb[2], pb[3], 0, 0);
         __m256i oldr = _mm256_setr_epi32(pr[0], pr[1], 0, 0, pr[2], pr[3], 0, 0);
-        narrow4(pb, select_epi32(clamp255(convert(mr, mg, mb, c->cb_r, c->cb_g, c->cb_b, c->c_offset)), oldb, mask));
-        narrow4(pr, select_epi32(clamp255(convert(mr, mg, mb, c->cr_r, c->cr_g, c->cr_b, c->c_offset)), oldr, mask));
+        narrow4(pb, select_epi32(convert(mr, mg, mb, c->cb_r, c->cb_g, c->cb_b, c->c_offset), oldb, mask));
+        narrow4(pr, select_epi32(convert(mr, mg, mb, c->cr_r, c->cr_g, c->cr_b, c->c_offset), oldr, mask));
     }
 }
 
