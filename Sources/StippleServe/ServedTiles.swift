@@ -48,27 +48,23 @@ package struct ServedTiles: Sendable, Equatable {
         return ServedDrawing.Box(x0: key.x * span, y0: key.y * span, x1: (key.x + 1) * span, y1: (key.y + 1) * span)
     }
 
-    /// The tiles of zoom `z` whose boxes meet `box` (as exact tiles), row by row.
-    package func keys(touching box: ServedDrawing.Box, z: Int) -> [Key] {
+    /// The columns and rows of zoom `z`'s tiles whose boxes meet `box`; nil for none.
+    private func span(touching box: ServedDrawing.Box, z: Int) -> (xs: ClosedRange<Int>, ys: ClosedRange<Int>)? {
         let span = ServedTiles.side << (topZoom - z)
         let x1 = min(box.x1, (width + span - 1) / span * span), y1 = min(box.y1, (height + span - 1) / span * span)
-        guard x1 > max(0, box.x0), y1 > max(0, box.y0) else { return [] }
-        var keys: [Key] = []
-        for y in max(0, box.y0) / span...(y1 - 1) / span {
-            for x in max(0, box.x0) / span...(x1 - 1) / span { keys.append(Key(z: z, x: x, y: y, preview: false)) }
-        }
-        return keys
+        guard x1 > max(0, box.x0), y1 > max(0, box.y0) else { return nil }
+        return (max(0, box.x0) / span...(x1 - 1) / span, max(0, box.y0) / span...(y1 - 1) / span)
+    }
+
+    /// The tiles of zoom `z` whose boxes meet `box` (as exact tiles), row by row.
+    package func keys(touching box: ServedDrawing.Box, z: Int) -> [Key] {
+        guard let (xs, ys) = span(touching: box, z: z) else { return [] }
+        return ys.flatMap { y in xs.map { x in Key(z: z, x: x, y: y, preview: false) } }
     }
 
     /// How many tiles of every zoom meet `box`, counted without listing them.
     package func count(touching box: ServedDrawing.Box) -> Int {
-        (0...topZoom).reduce(0) { total, z in
-            let span = ServedTiles.side << (topZoom - z)
-            let x1 = min(box.x1, (width + span - 1) / span * span), y1 = min(box.y1, (height + span - 1) / span * span)
-            let (x0, y0) = (max(0, box.x0), max(0, box.y0))
-            guard x1 > x0, y1 > y0 else { return total }
-            return total + ((x1 - 1) / span - x0 / span + 1) * ((y1 - 1) / span - y0 / span + 1)
-        }
+        (0...topZoom).reduce(0) { total, z in total + (span(touching: box, z: z).map { $0.xs.count * $0.ys.count } ?? 0) }
     }
 
     /// The keys among `keys` (a cache's, `count` of them) whose tiles meet `box` (nil:

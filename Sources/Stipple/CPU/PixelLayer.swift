@@ -52,15 +52,18 @@ struct PixelLayer: Sendable {
         return planes
     }
 
-    /// The pixels `planes` hold, a box `width` × `rows` (the inverse of `planes(of:width:)`).
-    static func pixels(of planes: [UInt8], width: Int, rows: Int) -> [UInt8] {
-        let stride = width + 2 * pad, plane = rows * stride
-        var pixels = [UInt8](repeating: 0, count: 4 * width * rows)
+    /// The pixels that `planes` of `box` hold in `part` (inside the box): premultiplied RGBA,
+    /// the part's bottom row first (the inverse of `planes(of:width:)`).
+    static func pixels(of planes: [UInt8], box: PixelBox, in part: PixelBox) -> [UInt8] {
+        let stride = box.width + 2 * pad, plane = box.height * stride
+        var pixels = [UInt8](repeating: 0, count: 4 * part.width * part.height)
         pixels.withUnsafeMutableBufferPointer { out in
             planes.withUnsafeBufferPointer { p in
-                for r in 0..<rows {
-                    for x in 0..<width {
-                        for c in 0..<4 { out[(r * width + x) * 4 + c] = p[c * plane + r * stride + pad + x] }
+                for y in part.y0..<part.y1 {
+                    let (r, j) = (box.y1 - 1 - y, part.y1 - 1 - y)
+                    for x in 0..<part.width {
+                        let at = r * stride + pad + x + part.x0 - box.x0, i = (j * part.width + x) * 4
+                        for c in 0..<4 { out[i + c] = p[c * plane + at] }
                     }
                 }
             }

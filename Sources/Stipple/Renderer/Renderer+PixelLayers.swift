@@ -81,22 +81,7 @@ package final class PixelLayerCache: @unchecked Sendable {
 
         /// The drawing's pixels in `part` (inside its box): premultiplied RGBA, the part's
         /// bottom row first, for the GPU to draw new stamps over.
-        func pixels(in part: PixelBox) -> [UInt8] {
-            let pad = PixelLayer.pad, stride = box.width + 2 * pad, plane = box.height * stride
-            var pixels = [UInt8](repeating: 0, count: 4 * part.width * part.height)
-            pixels.withUnsafeMutableBufferPointer { out in
-                planes.withUnsafeBufferPointer { p in
-                    for y in part.y0..<part.y1 {
-                        let (r, j) = (box.y1 - 1 - y, part.y1 - 1 - y)
-                        for x in 0..<part.width {
-                            let at = r * stride + pad + x + part.x0 - box.x0, i = (j * part.width + x) * 4
-                            for c in 0..<4 { out[i + c] = p[c * plane + at] }
-                        }
-                    }
-                }
-            }
-            return pixels
-        }
+        func pixels(in part: PixelBox) -> [UInt8] { PixelLayer.pixels(of: planes, box: box, in: part) }
     }
     fileprivate var entries: [LayerID: Entry] = [:]
     fileprivate var sheet: Framebuffer?
