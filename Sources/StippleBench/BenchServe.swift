@@ -70,7 +70,8 @@ extension BenchSuite {
         percentiles("exact tile", r.exact, target: 250,
                     note: "from the first request to the exact pixels: a tile answered stale (its last exact pixels) is asked for again as the page does; "
                         + "one still stale when its viewer moved on counts as never answered",
-                    more: ["still stale when the viewer moved on": Double(r.leftStale)], unfinished: r.leftStale)
+                    more: ["still stale when the viewer moved on": Double(r.leftStale)].merging(ServeLoad.byZoom(r, top: top)) { a, _ in a },
+                    unfinished: r.leftStale)
         percentiles("exact tile, first answer", r.firstExact, target: nil,
                     note: "the exact pixels, or the last exact pixels (stale) of a low-zoom tile that could not be made again within 250 ms",
                     more: ["stale answers": Double(r.staleAnswers)])

@@ -15,6 +15,8 @@ final class ServeLoad: @unchecked Sendable {
     /// Exact tiles answered with their last exact pixels, and those still stale when their
     /// viewer moved on.
     private var staleAnswers = 0, leftStale = 0
+    /// The exact tiles' times and stale answers at each zoom (the low zooms change most often).
+    private var exactByZoom: [Int: [Double]] = [:], staleByZoom: [Int: Int] = [:]
     private var errors = 0
     /// The errors by kind, and the first of each kind as it was seen.
     private var errorKinds: [String: (count: Int, first: String)] = [:]
@@ -43,7 +45,9 @@ final class ServeLoad: @unchecked Sendable {
 
     struct Results {
         var preview: [Double], firstExact: [Double], exact: [Double], seen: [Double]
-        var staleAnswers: Int, leftStale: Int, errors: Int, mostQueued: Int
+        var staleAnswers: Int, leftStale: Int
+        var exactByZoom: [Int: [Double]], staleByZoom: [Int: Int]
+        var errors: Int, mostQueued: Int
         var peakRSS: Double, minuteRSS: Double, halfwayRSS: Double, minuteCaches: Double, fullRSS: Double, fullAt: Double
         var peakWaiting: Double
         var errorKinds: [String: (count: Int, first: String)]
@@ -52,6 +56,7 @@ final class ServeLoad: @unchecked Sendable {
     func results() -> Results {
         lock.lock(); defer { lock.unlock() }
         return Results(preview: preview, firstExact: firstExact, exact: exact, seen: seen, staleAnswers: staleAnswers, leftStale: leftStale,
+                       exactByZoom: exactByZoom, staleByZoom: staleByZoom,
                        errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, halfwayRSS: halfwayRSS, minuteCaches: minuteCaches, fullRSS: fullRSS, fullAt: fullAt, peakWaiting: peakWaiting, errorKinds: errorKinds)
     }
 
@@ -167,7 +172,13 @@ final class ServeLoad: @unchecked Sendable {
                         record {
                             if answer?.status == 200 {
                                 if kind == "preview" { preview.append(dt) } else { firstExact.append(dt) }
-                                if kind == "exact" { exact.append(now() - (exactSince ?? t0)) } else if kind == "stale" { staleAnswers += 1 }
+                                if kind == "exact" {
+                                    exact.append(now() - (exactSince ?? t0))
+                                    exactByZoom[z, default: []].append(exact.last!)
+                                } else if kind == "stale" {
+                                    staleAnswers += 1
+                                    staleByZoom[z, default: 0] += 1
+                                }
                             } else if let answer {
                                 failed("tiles answered \(answer.status)", path)
                             } else {
@@ -281,6 +292,19 @@ final class ServeLoad: @unchecked Sendable {
             }
         }
         group.wait()
+    }
+
+    /// Each zoom's exact-tile p95 and stale answers, named by levels below the top zoom
+    /// (where the drawing changes under a tile most often, its p95 is the first to grow).
+    static func byZoom(_ r: Results, top: Int) -> [String: Double] {
+        var figures: [String: Double] = [:]
+        for (z, times) in r.exactByZoom {
+            let sorted = times.sorted()
+            let below = top - z == 0 ? "top zoom" : "top − \(top - z)"
+            figures["p95 ms at \(below)"] = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))] * 1e3
+            figures["stale answers at \(below)"] = Double(r.staleByZoom[z] ?? 0)
+        }
+        return figures
     }
 
     /// The bytes the server's bounded tile caches hold: the PNGs cached, the pixels kept.

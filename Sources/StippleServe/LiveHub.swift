@@ -4,9 +4,9 @@ import Synchronization
 
 /// What waits to be sent to one client, under a lock of its own: posting never waits on
 /// another client or on an actor, and the client's writer takes everything waiting at once
-/// and sends it as one WebSocket message, a line each (events that come while a message is
-/// being sent go out together in the next: coalesced, never a queue of stale messages a
-/// frame each).
+/// and sends it as one WebSocket message, a line each, at most once a display frame (`pace`:
+/// events that come meanwhile go out together in the next message, never a queue of
+/// messages a line each).
 package final class Outbox: Sendable {
     private let lines = Mutex<[String]?>([])
     private let wake: AsyncStream<Void>.Continuation
@@ -16,6 +16,10 @@ package final class Outbox: Sendable {
     /// At most this many lines wait: a client that reads nothing loses the oldest, never
     /// the server its memory.
     static let maxPending = 65_536
+
+    /// The shortest time between two messages to one client: half a display frame (one a
+    /// frame halves the messages again and adds as much to a stroke's latency).
+    static let pace = Duration.milliseconds(8)
 
     init() {
         (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -39,6 +43,22 @@ package final class Outbox: Sendable {
         lines.withLock { pending in
             defer { if pending != nil { pending = [] } }
             return pending
+        }
+    }
+
+    /// Sends what is posted through `write`, everything waiting as one message, at most one
+    /// message each `pace`, until the outbox is closed. A line posted while the client is
+    /// quiet goes at once; under a stream of strokes, the lines of each `pace` go together
+    /// (a write and a read a frame, not a line).
+    func deliver(every pace: Duration = Outbox.pace, _ write: ([String]) async throws -> Void) async throws {
+        var sent = ContinuousClock.now - pace
+        for await _ in wakes {
+            let gap = sent + pace - ContinuousClock.now
+            if gap > .zero { try await Task.sleep(for: gap) }
+            guard let lines = take() else { return }
+            guard !lines.isEmpty else { continue }
+            try await write(lines)
+            sent = ContinuousClock.now
         }
     }
 

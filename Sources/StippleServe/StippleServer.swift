@@ -247,10 +247,7 @@ public final class StippleServer: Sendable {
             outbox.post(#"{"hello":{"client":\#(client),"canDraw":\#(connection.canDraw),"version":\#(version)}}"#)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await _ in outbox.wakes {
-                        guard let lines = outbox.take() else { break }
-                        if !lines.isEmpty { try await outbound.write(.text(lines.joined(separator: "\n"))) }
-                    }
+                    try await outbox.deliver { try await outbound.write(.text($0.joined(separator: "\n"))) }
                 }
                 defer { group.cancelAll() }
                 var limiter = RateLimiter(perSecond: self.options.maxMessagesPerSecond)
