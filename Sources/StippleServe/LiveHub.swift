@@ -4,9 +4,9 @@ import Synchronization
 
 /// What waits to be sent to one client, under a lock of its own: posting never waits on
 /// another client or on an actor, and the client's writer takes everything waiting at once
-/// and sends it as one WebSocket message, a line each, at most once a display frame (`pace`:
-/// events that come meanwhile go out together in the next message, never a queue of
-/// messages a line each).
+/// and sends it as one WebSocket message, a line each, at most once every `pace` (events
+/// that come meanwhile go out together in the next message, never a queue of messages a
+/// line each).
 package final class Outbox: Sendable {
     private let lines = Mutex<[String]?>([])
     private let wake: AsyncStream<Void>.Continuation
@@ -17,8 +17,9 @@ package final class Outbox: Sendable {
     /// the server its memory.
     static let maxPending = 65_536
 
-    /// The shortest time between two messages to one client: half a display frame (one a
-    /// frame halves the messages again and adds as much to a stroke's latency).
+    /// The shortest time between two messages to one client: half a display frame. A whole
+    /// frame (16 ms) would halve the messages again, and add as much again to the time a
+    /// stroke takes to reach the other clients.
     static let pace = Duration.milliseconds(8)
 
     init() {
