@@ -27,6 +27,8 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
     private var blocks: [() -> Void] = []
     private var stopping = false
     private var joined = false
+    /// The OS thread has been joined: it has ended, its thread-exit destructors run.
+    private var ended = false
     private var threadID: pthread_t?
 
     /// What the OS thread runs, handed to it through `pthread_create`'s argument.
@@ -80,6 +82,7 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
         if let setUpError {
             condition.lock(); stopping = true; joined = true; condition.unlock()
             pthread_join(thread, nil)
+            condition.lock(); ended = true; condition.unlock()
             throw setUpError
         }
         RenderThread.live.add(self)
@@ -142,25 +145,45 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
     /// Asks the thread to finish its queued work, tear down and end, and waits until the OS
     /// thread has ended (joined, its thread-exit destructors run). Called on the render
     /// thread itself it cannot wait for itself: it only asks, and the thread is detached.
+    ///
+    /// Called while another thread is joining it, it waits for that join: the thread stays
+    /// among those `exit()` stops until it has ended, so a render thread that one thread is
+    /// still stopping when another calls `exit()` has ended before the libraries'
+    /// destructors run.
     package func stop() {
         condition.lock()
         stopping = true
         condition.signal()
-        guard !joined, let id = threadID else { condition.unlock(); return }
+        guard let id = threadID else { condition.unlock(); return }
+        let itself = pthread_equal(id, pthread_self()) != 0
+        guard !joined else {
+            while !ended && !itself { condition.wait() }
+            condition.unlock()
+            return
+        }
         joined = true
         condition.unlock()
-        RenderThread.live.remove(self)
-        if pthread_equal(id, pthread_self()) != 0 {
+        guard !itself else {
             pthread_detach(id)
-        } else {
-            pthread_join(id, nil)
+            RenderThread.live.remove(self)
+            return
         }
+        pthread_join(id, nil)
+        RenderThread.live.remove(self)
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     // MARK: ending before exit()
 
     /// Every render thread not yet stopped, for the `atexit` handler.
     private static let live = LiveThreads()
+
+    /// Whether `exit()` would stop this thread (and wait for it) before the libraries'
+    /// destructors run: from its start until it has been joined.
+    package var awaitedAtExit: Bool { RenderThread.live.contains(self) }
 
     private final class LiveThreads: Sendable {
         private final class Entry { weak var thread: RenderThread?; init(_ t: RenderThread) { thread = t } }
@@ -179,6 +202,10 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
                     atexit { RenderThread.live.stopAll() }
                 }
             }
+        }
+
+        func contains(_ thread: RenderThread) -> Bool {
+            state.withLock { $0.threads[ObjectIdentifier(thread)] != nil }
         }
 
         func remove(_ thread: RenderThread) {

@@ -1,0 +1,43 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import Stipple
+
+/// Ending a render thread: `stop()` returns once the thread has ended, whoever else is
+/// stopping it at the same time. `exit()` stops every render thread first (before libEGL's
+/// destructor frees every thread's EGL state); a stop that returned while another thread was
+/// still joining the render thread let that destructor race the thread's own end.
+final class RenderThreadStopTests: XCTestCase {
+    private final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .sequentiallyConsistent) }
+        var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+    }
+
+    func testASecondStopWaitsForTheThreadToEnd() throws {
+        let tearingDown = DispatchSemaphore(value: 0)
+        let tornDown = Flag()
+        // No GL: the thread's tear-down is slow, as a context's can be.
+        let thread = try RenderThread(name: "stop-test", setUp: {}, tearDown: {
+            tearingDown.signal()
+            Thread.sleep(forTimeInterval: 0.3)
+            tornDown.set()
+        })
+        let first = Thread { thread.stop() }
+        first.start()
+        XCTAssertTrue(thread.awaitedAtExit)
+        // The first stop is joining the thread, which is tearing down: exit() would still
+        // wait for it, and so does a second stop.
+        XCTAssertEqual(tearingDown.wait(timeout: .now() + 10), .success)
+        XCTAssertTrue(thread.awaitedAtExit, "a thread being joined is left out of those exit() waits for")
+        thread.stop()
+        XCTAssertTrue(tornDown.isSet, "the second stop returned while the thread was still ending")
+        XCTAssertFalse(thread.awaitedAtExit)
+    }
+
+    func testStopOnAThreadThatEndedReturns() throws {
+        let thread = try RenderThread(name: "stop-test-twice", setUp: {}, tearDown: {})
+        thread.stop()
+        thread.stop()
+    }
+}
