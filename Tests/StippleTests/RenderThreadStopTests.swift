@@ -4,9 +4,10 @@ import XCTest
 @testable import Stipple
 
 /// Ending a render thread: `stop()` returns once the thread has ended, whoever else is
-/// stopping it at the same time. `exit()` stops every render thread first (before libEGL's
-/// destructor frees every thread's EGL state); a stop that returned while another thread was
-/// still joining the render thread let that destructor race the thread's own end.
+/// stopping it at the same time, and a thread stopped from itself (a renderer released on
+/// its own thread) stays among those `exit()` waits for until another thread has joined it.
+/// `exit()` stops every render thread first, before libEGL's destructor frees every thread's
+/// EGL state: a render thread still ending then was a double free at exit.
 final class RenderThreadStopTests: XCTestCase {
     private final class Flag: Sendable {
         private let value = Atomic<Bool>(false)
@@ -32,6 +33,20 @@ final class RenderThreadStopTests: XCTestCase {
         XCTAssertTrue(thread.awaitedAtExit, "a thread being joined is left out of those exit() waits for")
         thread.stop()
         XCTAssertTrue(tornDown.isSet, "the second stop returned while the thread was still ending")
+        XCTAssertFalse(thread.awaitedAtExit)
+    }
+
+    func testAThreadStoppedFromItselfIsStillAwaitedUntilItEnds() throws {
+        let tornDown = Flag()
+        let thread = try RenderThread(name: "stop-test-itself", setUp: {}, tearDown: {
+            Thread.sleep(forTimeInterval: 0.3)
+            tornDown.set()
+        })
+        // As a renderer whose last reference goes on its own thread stops it.
+        try thread.sync { thread.stop() }
+        XCTAssertTrue(thread.awaitedAtExit, "a thread stopped from itself is left out of those exit() waits for")
+        thread.stop()
+        XCTAssertTrue(tornDown.isSet, "a stop returned while the thread was still ending")
         XCTAssertFalse(thread.awaitedAtExit)
     }
 

@@ -144,7 +144,7 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
 
     /// Asks the thread to finish its queued work, tear down and end, and waits until the OS
     /// thread has ended (joined, its thread-exit destructors run). Called on the render
-    /// thread itself it cannot wait for itself: it only asks, and the thread is detached.
+    /// thread itself it cannot wait for itself: it only asks, and another thread joins it.
     ///
     /// Called while another thread is joining it, it waits for that join: the thread stays
     /// among those `exit()` stops until it has ended, so a render thread that one thread is
@@ -164,11 +164,23 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
         joined = true
         condition.unlock()
         guard !itself else {
-            pthread_detach(id)
-            RenderThread.live.remove(self)
+            // It cannot wait for itself (a renderer whose last reference went on its own
+            // thread): a thread of its own joins it, and until then exit() still waits for it.
+            let reaper = Thread { [self] in
+                pthread_join(id, nil)
+                self.markEnded()
+            }
+            reaper.name = "\(name).join"
+            reaper.start()
             return
         }
         pthread_join(id, nil)
+        markEnded()
+    }
+
+    /// The OS thread has been joined: it is no longer among those exit() waits for, and
+    /// every stop waiting for it returns.
+    private func markEnded() {
         RenderThread.live.remove(self)
         condition.lock()
         ended = true
