@@ -15,37 +15,52 @@ final class RenderThreadStopTests: XCTestCase {
         var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
     }
 
-    func testASecondStopWaitsForTheThreadToEnd() throws {
-        let tearingDown = DispatchSemaphore(value: 0)
-        let tornDown = Flag()
-        // No GL: the thread's tear-down is slow, as a context's can be.
-        let thread = try RenderThread(name: "stop-test", setUp: {}, tearDown: {
-            tearingDown.signal()
-            Thread.sleep(forTimeInterval: 0.3)
+    /// A render thread whose tear-down waits for `release`; `tearingDown` is signalled as it
+    /// begins, `tornDown` set as it ends.
+    private func heldThread(_ name: String, release: DispatchSemaphore, tearingDown: DispatchSemaphore? = nil,
+                            tornDown: Flag) throws -> RenderThread {
+        // No GL: a tear-down that takes as long as the test says, as a context's can be slow.
+        try RenderThread(name: name, setUp: {}, tearDown: {
+            tearingDown?.signal()
+            release.wait()
             tornDown.set()
         })
+    }
+
+    /// Stops `thread` from a thread of the test's own; false when that stop has not returned
+    /// within ten seconds (a stop waiting for a join nobody makes).
+    private func stopReturns(_ thread: RenderThread) -> Bool {
+        let stopped = DispatchSemaphore(value: 0)
+        Thread { thread.stop(); stopped.signal() }.start()
+        return stopped.wait(timeout: .now() + 10) == .success
+    }
+
+    func testASecondStopWaitsForTheThreadToEnd() throws {
+        let release = DispatchSemaphore(value: 0), tearingDown = DispatchSemaphore(value: 0)
+        let tornDown = Flag()
+        let thread = try heldThread("stop-test", release: release, tearingDown: tearingDown, tornDown: tornDown)
+        XCTAssertTrue(thread.awaitedAtExit)
         let first = Thread { thread.stop() }
         first.start()
-        XCTAssertTrue(thread.awaitedAtExit)
         // The first stop is joining the thread, which is tearing down: exit() would still
         // wait for it, and so does a second stop.
         XCTAssertEqual(tearingDown.wait(timeout: .now() + 10), .success)
         XCTAssertTrue(thread.awaitedAtExit, "a thread being joined is left out of those exit() waits for")
-        thread.stop()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { release.signal() }
+        XCTAssertTrue(stopReturns(thread), "the second stop never returned")
         XCTAssertTrue(tornDown.isSet, "the second stop returned while the thread was still ending")
         XCTAssertFalse(thread.awaitedAtExit)
     }
 
     func testAThreadStoppedFromItselfIsStillAwaitedUntilItEnds() throws {
+        let release = DispatchSemaphore(value: 0)
         let tornDown = Flag()
-        let thread = try RenderThread(name: "stop-test-itself", setUp: {}, tearDown: {
-            Thread.sleep(forTimeInterval: 0.3)
-            tornDown.set()
-        })
+        let thread = try heldThread("stop-test-itself", release: release, tornDown: tornDown)
         // As a renderer whose last reference goes on its own thread stops it.
         try thread.sync { thread.stop() }
         XCTAssertTrue(thread.awaitedAtExit, "a thread stopped from itself is left out of those exit() waits for")
-        thread.stop()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { release.signal() }
+        XCTAssertTrue(stopReturns(thread), "a stop never returned")
         XCTAssertTrue(tornDown.isSet, "a stop returned while the thread was still ending")
         XCTAssertFalse(thread.awaitedAtExit)
     }
