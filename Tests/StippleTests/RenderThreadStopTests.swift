@@ -27,12 +27,17 @@ final class RenderThreadStopTests: XCTestCase {
         })
     }
 
-    /// Stops `thread` from a thread of the test's own; false when that stop has not returned
-    /// within ten seconds (a stop waiting for a join nobody makes).
-    private func stopReturns(_ thread: RenderThread) -> Bool {
+    /// Releases `thread`'s tear-down in 0.3 s and stops it meanwhile, from a thread of the
+    /// test's own: that stop returns (within ten seconds; one waiting for a join nobody
+    /// makes would not), only after the tear-down, and exit() no longer waits for the thread.
+    private func assertStopWaitsForTheEnd(_ thread: RenderThread, release: DispatchSemaphore, tornDown: Flag,
+                                          file: StaticString = #filePath, line: UInt = #line) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { release.signal() }
         let stopped = DispatchSemaphore(value: 0)
         Thread { thread.stop(); stopped.signal() }.start()
-        return stopped.wait(timeout: .now() + 10) == .success
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success, "a stop never returned", file: file, line: line)
+        XCTAssertTrue(tornDown.isSet, "a stop returned while the thread was still ending", file: file, line: line)
+        XCTAssertFalse(thread.awaitedAtExit, file: file, line: line)
     }
 
     func testASecondStopWaitsForTheThreadToEnd() throws {
@@ -46,10 +51,7 @@ final class RenderThreadStopTests: XCTestCase {
         // wait for it, and so does a second stop.
         XCTAssertEqual(tearingDown.wait(timeout: .now() + 10), .success)
         XCTAssertTrue(thread.awaitedAtExit, "a thread being joined is left out of those exit() waits for")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { release.signal() }
-        XCTAssertTrue(stopReturns(thread), "the second stop never returned")
-        XCTAssertTrue(tornDown.isSet, "the second stop returned while the thread was still ending")
-        XCTAssertFalse(thread.awaitedAtExit)
+        assertStopWaitsForTheEnd(thread, release: release, tornDown: tornDown)
     }
 
     func testAThreadStoppedFromItselfIsStillAwaitedUntilItEnds() throws {
@@ -59,10 +61,7 @@ final class RenderThreadStopTests: XCTestCase {
         // As a renderer whose last reference goes on its own thread stops it.
         try thread.sync { thread.stop() }
         XCTAssertTrue(thread.awaitedAtExit, "a thread stopped from itself is left out of those exit() waits for")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { release.signal() }
-        XCTAssertTrue(stopReturns(thread), "a stop never returned")
-        XCTAssertTrue(tornDown.isSet, "a stop returned while the thread was still ending")
-        XCTAssertFalse(thread.awaitedAtExit)
+        assertStopWaitsForTheEnd(thread, release: release, tornDown: tornDown)
     }
 
     func testStopOnAThreadThatEndedReturns() throws {
