@@ -54,8 +54,8 @@ extension BenchSuite {
                 return
             }
             // What never finished counts as slower than everything that did.
-            let sorted = samples.sorted() + Array(repeating: Double.infinity, count: unfinished)
-            func p(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1e3 }
+            let ranked = ServeLoad.ranked(samples, unfinished: unfinished)
+            func p(_ q: Double) -> Double { ServeLoad.percentile(ranked, q) * 1e3 }
             report.rows.append(BenchRow(scenario: "serve", variant: name, workload: workload, timing: Timing(samples: samples),
                                         figures: ["p50 ms": p(0.5), "p95 ms": p(0.95), "p99 ms": p(0.99), "count": Double(samples.count)]
                                             .merging(more) { a, _ in a },

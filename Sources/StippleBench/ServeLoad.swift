@@ -15,8 +15,9 @@ final class ServeLoad: @unchecked Sendable {
     /// Exact tiles answered with their last exact pixels, and those still stale when their
     /// viewer moved on.
     private var staleAnswers = 0, leftStale = 0
-    /// The exact tiles' times and stale answers at each zoom (the low zooms change most often).
-    private var exactByZoom: [Int: [Double]] = [:], staleByZoom: [Int: Int] = [:]
+    /// The exact tiles' times, stale answers and tiles still stale when their viewer moved on,
+    /// at each zoom (the low zooms change most often).
+    private var exactByZoom: [Int: [Double]] = [:], staleByZoom: [Int: Int] = [:], leftByZoom: [Int: Int] = [:]
     private var errors = 0
     /// The errors by kind, and the first of each kind as it was seen.
     private var errorKinds: [String: (count: Int, first: String)] = [:]
@@ -46,7 +47,7 @@ final class ServeLoad: @unchecked Sendable {
     struct Results {
         var preview: [Double], firstExact: [Double], exact: [Double], seen: [Double]
         var staleAnswers: Int, leftStale: Int
-        var exactByZoom: [Int: [Double]], staleByZoom: [Int: Int]
+        var exactByZoom: [Int: [Double]], staleByZoom: [Int: Int], leftByZoom: [Int: Int]
         var errors: Int, mostQueued: Int
         var peakRSS: Double, minuteRSS: Double, halfwayRSS: Double, minuteCaches: Double, fullRSS: Double, fullAt: Double
         var peakWaiting: Double
@@ -56,7 +57,7 @@ final class ServeLoad: @unchecked Sendable {
     func results() -> Results {
         lock.lock(); defer { lock.unlock() }
         return Results(preview: preview, firstExact: firstExact, exact: exact, seen: seen, staleAnswers: staleAnswers, leftStale: leftStale,
-                       exactByZoom: exactByZoom, staleByZoom: staleByZoom,
+                       exactByZoom: exactByZoom, staleByZoom: staleByZoom, leftByZoom: leftByZoom,
                        errors: errors, mostQueued: mostQueued, peakRSS: peakRSS, minuteRSS: minuteRSS, halfwayRSS: halfwayRSS, minuteCaches: minuteCaches, fullRSS: fullRSS, fullAt: fullAt, peakWaiting: peakWaiting, errorKinds: errorKinds)
     }
 
@@ -213,7 +214,10 @@ final class ServeLoad: @unchecked Sendable {
                         staleTiles.removeAll { t in again.contains { $0.path == t.path } }
                         for t in again { ask(t.path, exactSince: t.asked) }
                     }
-                    record { leftStale += staleTiles.count }
+                    record {
+                        leftStale += staleTiles.count
+                        leftByZoom[z, default: 0] += staleTiles.count
+                    }
                     Thread.sleep(forTimeInterval: 0.3)
                 }
                 shutdown(ws.socket.fd, Int32(SHUT_RDWR))
@@ -294,17 +298,27 @@ final class ServeLoad: @unchecked Sendable {
         group.wait()
     }
 
-    /// Each zoom's exact-tile p95 and stale answers, named by levels below the top zoom
+    /// Each zoom's exact-tile p95 (a tile still stale when its viewer moved on counts as never
+    /// answered, as in the whole row) and stale answers, named by levels below the top zoom
     /// (where the drawing changes under a tile most often, its p95 is the first to grow).
     static func byZoom(_ r: Results, top: Int) -> [String: Double] {
         var figures: [String: Double] = [:]
         for (z, times) in r.exactByZoom {
-            let sorted = times.sorted()
             let below = top - z == 0 ? "top zoom" : "top − \(top - z)"
-            figures["p95 ms at \(below)"] = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))] * 1e3
+            figures["p95 ms at \(below)"] = percentile(ranked(times, unfinished: r.leftByZoom[z] ?? 0), 0.95) * 1e3
             figures["stale answers at \(below)"] = Double(r.staleByZoom[z] ?? 0)
         }
         return figures
+    }
+
+    /// `samples` in order, then `unfinished` more, slower than every one that finished.
+    static func ranked(_ samples: [Double], unfinished: Int) -> [Double] {
+        samples.sorted() + Array(repeating: Double.infinity, count: unfinished)
+    }
+
+    /// The `q` quantile of `ranked` samples (`ranked(_:unfinished:)`), nearest rank below.
+    static func percentile(_ ranked: [Double], _ q: Double) -> Double {
+        ranked[min(ranked.count - 1, Int(Double(ranked.count) * q))]
     }
 
     /// The bytes the server's bounded tile caches hold: the PNGs cached, the pixels kept.

@@ -82,7 +82,7 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
         if let setUpError {
             condition.lock(); stopping = true; joined = true; condition.unlock()
             pthread_join(thread, nil)
-            condition.lock(); ended = true; condition.unlock()
+            markEnded()
             throw setUpError
         }
         RenderThread.live.add(self)
