@@ -79,14 +79,17 @@ package struct ArcLengthTable: Sendable {
                                   maxChord: Double, flatness: Double, evenness: Double,
                                   leaf: (Double, Double, Double, Double, Bool) -> Bool) -> Bool {
         // Depth-first, left interval first, so the table comes out in parameter order. `out`:
-        // the interval is known to lie where no stamp shows (so are its halves).
-        var pending: [(t0: Double, p0: SIMD2<Double>, t1: Double, p1: SIMD2<Double>, depth: Int, out: Bool)] =
-            [(0, curve.p0, 1, curve.p3, 0, whollyUnseen)]
-        while let (t0, p0, t1, p1, depth, knownOut) = pending.popLast() {
+        // the interval is known to lie where no stamp shows (so are its halves). An interval's
+        // chord is its parent's half-chord, carried down rather than measured again; the two
+        // half-chords take one paired square root (each lane rounded as alone: the same bits).
+        var pending: [(t0: Double, p0: SIMD2<Double>, t1: Double, p1: SIMD2<Double>, chord: Double, depth: Int, out: Bool)] =
+            [(0, curve.p0, 1, curve.p3, distance(curve.p0, curve.p3), 0, whollyUnseen)]
+        while let (t0, p0, t1, p1, chord, depth, knownOut) = pending.popLast() {
             let tm = (t0 + t1) / 2
             let pm = curve.point(at: tm)
-            let first = distance(p0, pm), second = distance(pm, p1)
-            let chord = distance(p0, p1)
+            let a = pm - p0, b = p1 - pm
+            let halves = SIMD2((a * a).sum(), (b * b).sum()).squareRoot()
+            let first = halves.x, second = halves.y
             // Testing the hull costs two derivatives: only worth it on long intervals (a seen
             // interval under 16 px is subdivided in full, as before).
             let out = knownOut || (unseen != nil && first + second >= 16
@@ -100,8 +103,8 @@ package struct ArcLengthTable: Sendable {
                                                       || first + second > maxChord))
             }
             if split {
-                pending.append((tm, pm, t1, p1, depth + 1, out))
-                pending.append((t0, p0, tm, pm, depth + 1, out))
+                pending.append((tm, pm, t1, p1, second, depth + 1, out))
+                pending.append((t0, p0, tm, pm, first, depth + 1, out))
             } else if !leaf(tm, first, t1, second, out) {
                 return false
             }
