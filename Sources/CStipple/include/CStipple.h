@@ -19,6 +19,7 @@
 #include "stp_png_segment.h"
 #include "stp_blend.h"
 #include "stp_layers.h"
+#include "stp_coverage.h"
 #include "stp_tile_codecs.h"
 #include "stp_stdio.h"
 #include "stp_thread.h"

@@ -34,15 +34,40 @@ final class Framebuffer {
     let texture: GLuint
     /// Made on the first whole read (a tile target is read in strips and never needs it).
     private var readBuffer: [UInt8] = []
+    let format: Format
 
-    init(gl: GL, width: Int, height: Int, guardBand: Int) throws {
+    /// What a target's texels hold.
+    enum Format: Equatable {
+        /// Premultiplied 8-bit RGBA: every frame but a coverage page.
+        case rgba
+        /// One 8-bit channel (red): a page of coverage drawn in white, where red is alpha, at a
+        /// quarter of the bytes to clear, blend and read. `internalFormat`: GL_R8 in OpenGL ES
+        /// 3, GL_RED_EXT in ES 2 with GL_EXT_texture_rg; `readsRed`: glReadPixels gives it as
+        /// one byte a pixel (the implementation's read format), else as RGBA, red first.
+        case red(internalFormat: GLenum, readsRed: Bool)
+    }
+
+    /// Bytes a pixel as `read(_:into:)` gives them, and which of them holds the coverage.
+    var readLayout: (bytesPerPixel: Int, coverage: Int) {
+        switch format {
+        case .rgba: (4, 3)
+        case let .red(_, readsRed): readsRed ? (1, 0) : (4, 0)
+        }
+    }
+
+    init(gl: GL, width: Int, height: Int, guardBand: Int, format: Format = .rgba) throws {
         self.width = width
         self.height = height
         self.guardBand = guardBand
+        self.format = format
         let (tw, th) = (width + 2 * guardBand, height + 2 * guardBand)
         texture = gl.genTexture()
         gl.bindTexture(texture)
-        gl.texImage2D(format: GLenum(GL_RGBA), width: tw, height: th, pixels: nil, bytes: 0)
+        switch format {
+        case .rgba: gl.texImage2D(format: GLenum(GL_RGBA), width: tw, height: th, pixels: nil, bytes: 0)
+        case let .red(internalFormat, _):
+            gl.texImage2D(format: Framebuffer.red, internalFormat: internalFormat, width: tw, height: th, pixels: nil, bytes: 0)
+        }
         gl.texParameter(GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
         gl.texParameter(GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
         fbo = gl.genFramebuffer()
@@ -52,7 +77,7 @@ final class Framebuffer {
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             gl.deleteFramebuffer(fbo)
             gl.deleteTexture(texture)
-            throw RenderError("a \(tw)×\(th) RGBA8 framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
+            throw RenderError("a \(tw)×\(th) \(format == .rgba ? "RGBA8" : "R8") framebuffer is incomplete (status 0x\(String(status, radix: 16)))")
         }
         try gl.checkError("creating a \(tw)×\(th) framebuffer")
     }
@@ -94,6 +119,7 @@ final class Framebuffer {
 
     /// The canvas as premultiplied 8-bit RGBA, rows top to bottom, written into `out`.
     func read(_ gl: GL, into out: inout [UInt8]) {
+        precondition(format == .rgba, "an RGBA target")
         if readBuffer.count != width * height * 4 { readBuffer = [UInt8](repeating: 0, count: width * height * 4) }
         readBuffer.withUnsafeMutableBytes { read(gl, into: $0) }
         if out.count != readBuffer.count { out = [UInt8](repeating: 0, count: readBuffer.count) }
@@ -103,7 +129,7 @@ final class Framebuffer {
     /// Rows `rows` of the canvas (row 0 at the bottom, GL's order) as premultiplied 8-bit
     /// RGBA in a new buffer, bottom row first.
     func readRows(_ gl: GL, _ rows: Range<Int>) -> [UInt8] {
-        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows of the canvas")
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height && format == .rgba, "rows of an RGBA canvas")
         gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
         return [UInt8](unsafeUninitializedCapacity: width * rows.count * 4) { buffer, count in
             gl.readPixels(x: guardBand, y: guardBand + rows.lowerBound, width: width, height: rows.count,
@@ -112,13 +138,21 @@ final class Framebuffer {
         }
     }
 
-    /// The canvas as GL holds it (row 0 at the bottom), premultiplied 8-bit RGBA, into
-    /// `buffer`, which holds at least `width` × `height` × 4 bytes: no flip and no copy.
+    /// The canvas as GL holds it (row 0 at the bottom), premultiplied 8-bit RGBA or one byte a
+    /// pixel (`readLayout`), into `buffer`, which holds at least `width` × `height` × 4 bytes:
+    /// no flip and no copy.
     func read(_ gl: GL, into buffer: UnsafeMutableRawBufferPointer) {
-        precondition(buffer.count >= width * height * 4, "room for the canvas")
-        gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), 4)
-        gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: buffer.baseAddress!)
+        precondition(buffer.count >= width * height * readLayout.bytesPerPixel, "room for the canvas")
+        let one = readLayout.bytesPerPixel == 1
+        gl.pixelStore(GLenum(GL_PACK_ALIGNMENT), one ? 1 : 4)
+        gl.readPixels(x: guardBand, y: guardBand, width: width, height: height, into: buffer.baseAddress!,
+                      format: one ? Framebuffer.red : GLenum(GL_RGBA))
     }
+
+    /// GL_RED (GL_RED_EXT in ES 2's GL_EXT_texture_rg: the same number).
+    static let red = GLenum(0x1903)
+    /// GL_R8, OpenGL ES 3's sized one-channel format.
+    static let r8 = GLenum(0x8229)
 
     static func flipRows(_ src: [UInt8], into dst: inout [UInt8], width: Int, height: Int) {
         let row = width * 4

@@ -101,10 +101,12 @@ extension GL {
     func drawPoints(first: Int, count: Int) { drawArrays(GLenum(GL_POINTS), first: first, count: count) }
     func drawTriangles(first: Int, count: Int) { drawArrays(GLenum(GL_TRIANGLES), first: first, count: count) }
 
-    /// Reads a block of the bound framebuffer as 8-bit RGBA, bottom row first (GL's order).
-    func readPixels(x: Int, y: Int, width: Int, height: Int, into buffer: UnsafeMutableRawPointer) {
+    /// Reads a block of the bound framebuffer as 8-bit RGBA (or `format`: GL_RED), bottom row
+    /// first (GL's order).
+    func readPixels(x: Int, y: Int, width: Int, height: Int, into buffer: UnsafeMutableRawPointer,
+                    format: GLenum = GLenum(GL_RGBA)) {
         guard enter("glReadPixels") else { return }
-        glReadPixels(GLint(x), GLint(y), GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
+        glReadPixels(GLint(x), GLint(y), GLsizei(width), GLsizei(height), format, GLenum(GL_UNSIGNED_BYTE), buffer)
     }
 
     /// Copies a `width`×`height` block of the bound framebuffer into the bound texture,

@@ -25,9 +25,11 @@ extension GL {
     func pixelStore(_ name: GLenum, _ value: GLint) { if enter("glPixelStorei") { glPixelStorei(name, value) } }
 
     /// glTexImage2D of the bound texture; `pixels` nil allocates without data.
-    func texImage2D(format: GLenum, width: Int, height: Int, pixels: UnsafeRawPointer?, bytes: Int) {
+    /// `internalFormat`: where it differs from `format` (a sized format of OpenGL ES 3).
+    func texImage2D(format: GLenum, internalFormat: GLenum? = nil, width: Int, height: Int, pixels: UnsafeRawPointer?,
+                    bytes: Int) {
         guard enter("glTexImage2D") else { return }
-        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(format), GLsizei(width), GLsizei(height), 0,
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GLint(internalFormat ?? format), GLsizei(width), GLsizei(height), 0,
                      format, GLenum(GL_UNSIGNED_BYTE), pixels)
         stats.textureUploads += 1
         if pixels != nil { stats.bytesUploaded += bytes }

@@ -55,23 +55,48 @@ final class GLDevice {
     func finish() { gl.finish() }
 
     /// A new target of a canvas's size with `guardBand` px around it.
-    func makeTarget(width: Int, height: Int, guardBand: Int) throws -> Framebuffer {
-        try Framebuffer(gl: gl, width: width, height: height, guardBand: guardBand)
+    func makeTarget(width: Int, height: Int, guardBand: Int, format: Framebuffer.Format = .rgba) throws -> Framebuffer {
+        try Framebuffer(gl: gl, width: width, height: height, guardBand: guardBand, format: format)
     }
+
+    /// The one-channel format coverage pages take, nil where the driver renders into none
+    /// (OpenGL ES 2 without GL_EXT_texture_rg): asked once, with a small target made and read.
+    private(set) lazy var redFormat: Framebuffer.Format? = {
+        let version = gl.getString(GLenum(GL_VERSION))
+        let internalFormat: GLenum
+        if version.hasPrefix("OpenGL ES 3") {
+            internalFormat = Framebuffer.r8
+        } else if gl.getString(GLenum(GL_EXTENSIONS)).split(separator: " ").contains("GL_EXT_texture_rg") {
+            internalFormat = Framebuffer.red
+        } else {
+            return nil
+        }
+        guard let probe = try? Framebuffer(gl: gl, width: 4, height: 4, guardBand: 0,
+                                           format: .red(internalFormat: internalFormat, readsRed: false)) else { return nil }
+        defer { probe.delete(gl) }
+        probe.bind(gl)
+        // GL_IMPLEMENTATION_COLOR_READ_FORMAT and _TYPE of the bound framebuffer.
+        let readsRed = gl.getInteger(GLenum(0x8B9B))[0] == GLint(Framebuffer.red)
+            && gl.getInteger(GLenum(0x8B9A))[0] == GLint(GL_UNSIGNED_BYTE)
+        return .red(internalFormat: internalFormat, readsRed: readsRed)
+    }()
 
     func deleteTarget(_ target: Framebuffer) { target.delete(gl) }
 
     /// The frame target for a canvas, bound and filled with `background`: a premultiplied
     /// colour, a premultiplied image (rows top to bottom), or a copy of another target.
-    func beginFrame(width: Int, height: Int, guardBand: Int, background: TargetFill) throws -> Framebuffer {
+    /// `coverage`: one channel where the driver draws into one (`redFormat`), for a page whose
+    /// ink is white (its red is its alpha).
+    func beginFrame(width: Int, height: Int, guardBand: Int, background: TargetFill, coverage: Bool = false) throws -> Framebuffer {
         guard gl.checkContextStillCurrent() else { throw RenderError("the render thread's GL context is not current") }
+        let format = coverage ? redFormat ?? .rgba : .rgba
         let target: Framebuffer
-        if let t = frameTarget, t.width == width, t.height == height {
+        if let t = frameTarget, t.width == width, t.height == height, t.format == format {
             target = t
         } else {
             frameTarget?.delete(gl)
             frameTarget = nil
-            target = try makeTarget(width: width, height: height, guardBand: guardBand)
+            target = try makeTarget(width: width, height: height, guardBand: guardBand, format: format)
             frameTarget = target
         }
         try fill(target, with: background)
@@ -127,12 +152,14 @@ final class GLDevice {
         try vertices.withUnsafeBufferPointer { try inkLines.draw($0, into: t) }
     }
 
-    /// The last frame drawn, read into `buffer` as GL holds it (rows bottom to top).
-    func readFrame(into buffer: UnsafeMutableRawBufferPointer) throws {
+    /// The last frame drawn, read into `buffer` as GL holds it (rows bottom to top); its
+    /// bytes a pixel and the one that holds the coverage.
+    func readFrame(into buffer: UnsafeMutableRawBufferPointer) throws -> (bytesPerPixel: Int, coverage: Int) {
         guard let t = frameTarget else { throw RenderError("no frame has been drawn") }
         t.bind(gl)
         t.read(gl, into: buffer)
         try gl.checkError("reading back the frame")
+        return t.readLayout
     }
 
     /// Runs code that calls GL directly, then forgets what the state cache believed.

@@ -98,12 +98,15 @@ struct DatasetSink {
         let compression: Int32
         let written: ByteCount
 
-        func deliver(_ index: Int, _ coverage: [UInt8]) throws {
+        /// PNG files take dark ink on white (255 minus the coverage), the array the coverage.
+        var inkOnWhite: Bool { array == nil }
+
+        /// Writes drawing `index`: its coverage, or with `inkOnWhite` 255 minus it.
+        func deliver(_ index: Int, _ pixels: [UInt8]) throws {
             if let array, let row = rows[index] {
-                try array.write(row: row, coverage)
+                try array.write(row: row, pixels)
             } else if let path = files[index] {
-                let grey = coverage.map { 255 - $0 }
-                let png = try PNGFile.encodeGrey(grey, width: width, height: height, compression: compression)
+                let png = try PNGFile.encodeGrey(pixels, width: width, height: height, compression: compression)
                 try OutputFile.write(png, to: path, durable: false)
                 written.add(png.count)
             }

@@ -109,10 +109,13 @@ package final class InkAtlas: @unchecked Sendable {
     }
 
     /// Renders drawing `items` (each with its index in the run) and hands each one's
-    /// coverage (`width` × `height` bytes, 0 none … 255 full, rows top to bottom) to
-    /// `deliver`, called on any thread, once per drawing, in no set order. While a page is
-    /// drawn, the next one's stamps are made and the last one's cells averaged and delivered.
-    package func render(_ items: [(index: Int, drawing: InkDrawing)], on renderer: Renderer,
+    /// coverage (`width` × `height` bytes, 0 none … 255 full, rows top to bottom; with
+    /// `inverted`, 255 minus it) to `deliver`, called on any thread, once per drawing, in no
+    /// set order. While a page is drawn, the next one's stamps are made and the last one's
+    /// cells averaged and delivered. Pages are drawn in white into a one-channel target where
+    /// the driver has one (a quarter of the bytes to clear, blend and read back); the drawings
+    /// drawn alone are drawn after the last page, so that the page's target is made once.
+    package func render(_ items: [(index: Int, drawing: InkDrawing)], on renderer: Renderer, inverted: Bool = false,
                         progress: (Int) -> Void = { _ in },
                         deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) async throws {
         var pages: [[(index: Int, drawing: InkDrawing)]] = []
@@ -129,9 +132,11 @@ package final class InkAtlas: @unchecked Sendable {
         var done = 0
         var next: Task<Page, Never>? = Task.detached { [self] in prepare(first) }
         var finishing: Task<(Double, Double), Error>?
+        var finishingCount = 0  // the drawings it delivers
         // Two buffers in turn: a page is read into one while the last page's cells are still
         // averaged from the other.
         var buffers: [ReadbackBuffer] = []
+        var alone: [(index: Int, drawing: InkDrawing)] = []
         for k in pages.indices {
             let page = await next!.value
             timings.stamp += page.seconds
@@ -145,37 +150,47 @@ package final class InkAtlas: @unchecked Sendable {
             func lap() -> Double { let now = Date(); defer { clock = now }; return now.timeIntervalSince(clock) }
             let canvas = Canvas(width: pageSide, height: pageSide, background: .color(.transparent))
             if options.lines {
-                try await renderer.drawInkLines(canvas: canvas, vertices: page.lines)
+                try await renderer.drawInkLines(canvas: canvas, vertices: page.lines, coverage: true)
             } else {
-                try await renderer.drawImmediate(canvas: canvas, batches: [StampBatch(brushKey: brushKey, brush: brush, stamps: page.stamps)])
+                try await renderer.drawImmediate(canvas: canvas, batches: [StampBatch(brushKey: brushKey, brush: brush, stamps: page.stamps)],
+                                                 coverage: true)
             }
             await renderer.finish()
             timings.draw += lap()
             if buffers.count <= k % 2 { buffers.append(ReadbackBuffer(byteCount: pageSide * pageSide * 4)) }
             let frame = buffers[k % 2]
-            try await renderer.readFrame(into: frame)
+            let layout = try await renderer.readFrame(into: frame)
             timings.readback += lap()
             timings.pages += 1
-            // Drawings that reach past their pad, or need stroke layers: alone, as `render` draws them.
-            var alone: [Int: [UInt8]] = [:]
-            for i in page.alone {
-                alone[i] = try await renderAlone(page.items[i].drawing, on: renderer)
-                timings.alone += 1
-            }
-            timings.draw += lap()
+            // Drawings that reach past their pad, or need stroke layers: alone, after the last page.
+            let skipped = Set(page.alone)
+            alone += page.alone.map { page.items[$0] }
             if let finishing {
                 let (downscale, rest) = try await finishing.value
                 timings.downscale += downscale; timings.deliver += rest
-                done += pages[k - 1].count
+                done += finishingCount
                 progress(done)
             }
-            let drawnAlone = alone
-            finishing = Task.detached { [self] in try finish(page.items, frame: frame, alone: drawnAlone, deliver: deliver) }
+            finishingCount = page.items.count - page.alone.count
+            finishing = Task.detached { [self] in
+                try finish(page.items, skipping: skipped, frame: frame, layout: layout, inverted: inverted, deliver: deliver)
+            }
         }
         if let finishing {
             let (downscale, rest) = try await finishing.value
             timings.downscale += downscale; timings.deliver += rest
-            done += pages[pages.count - 1].count
+            done += finishingCount
+            progress(done)
+        }
+        // As `render` draws them, each on a canvas of one cell.
+        for item in alone {
+            let clock = Date()
+            let coverage = try await renderAlone(item.drawing, on: renderer)
+            timings.alone += 1
+            timings.draw += Date().timeIntervalSince(clock)
+            try deliver(item.index, InkAtlas.average(coverage, stride: cellWidth, at: (0, 0), width: width, height: height,
+                                                     factor: supersample, inverted: inverted))
+            done += 1
             progress(done)
         }
     }
@@ -208,8 +223,12 @@ package final class InkAtlas: @unchecked Sendable {
             }
             guard let made = stamps(items[i].drawing), made.stamps.count <= share,
                   !made.stamps.contains(where: { outside($0.x, $0.y, $0.radius) }) else { return ([], [], false) }
+            // White, so that a one-channel page's red is the stamps' alpha (colour is not kept).
             var moved = made.stamps
-            for k in moved.indices { moved[k].x += Float(o.x); moved[k].y += Float(o.y) }
+            for k in moved.indices {
+                moved[k].x += Float(o.x); moved[k].y += Float(o.y)
+                moved[k].red = 1; moved[k].green = 1; moved[k].blue = 1
+            }
             return (moved, [], true)
         }
         var all: [SketchPoint] = []
@@ -225,19 +244,18 @@ package final class InkAtlas: @unchecked Sendable {
     /// Averages a drawn page's cells down and delivers them, on every core. Returns the
     /// seconds spent averaging (summed over cores, divided by them) and the rest.
     /// `frame` holds the page as GL reads it, rows bottom to top.
-    func finish(_ items: [(index: Int, drawing: InkDrawing)], frame: ReadbackBuffer, alone: [Int: [UInt8]],
+    func finish(_ items: [(index: Int, drawing: InkDrawing)], skipping alone: Set<Int>, frame: ReadbackBuffer,
+                layout: (bytesPerPixel: Int, coverage: Int), inverted: Bool,
                 deliver: @escaping @Sendable (Int, [UInt8]) throws -> Void) throws -> (Double, Double) {
         let t0 = Date()
-        let s = supersample, w = width, h = height, side = pageSide, cells = cellWidth
+        let s = supersample, w = width, h = height, side = pageSide
         let px = UnsafeBufferPointer(frame.bytes.bindMemory(to: UInt8.self))
         let results: [(error: Error?, seconds: Double)] = InkAtlas.parallelMap(items.count) { i in
+            guard !alone.contains(i) else { return (nil, 0) }
             let t0 = Date()
-            let out: [UInt8]
-            if let a = alone[i] { out = InkAtlas.average(a, stride: cells, at: (0, 0), width: w, height: h, factor: s) }
-            else {
-                let o = origin(items[i].index % cellsPerPage)
-                out = InkAtlas.averageRGBA(px, stride: side, rows: side, at: o, width: w, height: h, factor: s)
-            }
+            let o = origin(items[i].index % cellsPerPage)
+            let out = InkAtlas.averagePage(px, layout: layout, stride: side, rows: side, at: o, width: w, height: h, factor: s,
+                                           inverted: inverted)
             let spent = Date().timeIntervalSince(t0)
             do { try deliver(items[i].index, out) } catch { return (error, spent) }
             return (nil, spent)

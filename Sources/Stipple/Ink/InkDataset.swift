@@ -169,7 +169,7 @@ public struct InkDataset: Sendable {
             guard !pending.isEmpty else { return }
             let before = done
             let targets = sink.prepare()
-            try await atlas.render(pending, on: renderer, progress: { progress(before + $0, todo) }) { index, coverage in
+            try await atlas.render(pending, on: renderer, inverted: targets.inkOnWhite, progress: { progress(before + $0, todo) }) { index, coverage in
                 try targets.deliver(index, coverage)
             }
             done += pending.count

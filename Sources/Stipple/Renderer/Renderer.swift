@@ -99,15 +99,18 @@ public actor Renderer {
     }
 
     /// Draws without reading back (the benchmark times drawing and reading apart).
+    /// `coverage`: into a one-channel target where the driver has one (`readFrame(into:)`
+    /// says), for stamps whose colour is white, so that the channel kept, red, is their alpha.
     package func drawImmediate(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
-                               ageOffset: Float = 0) throws {
-        try drawPasses(batches, canvas: canvas, settings: settings, ageOffset: ageOffset, into: try beginFrame(canvas))
+                               ageOffset: Float = 0, coverage: Bool = false) throws {
+        try drawPasses(batches, canvas: canvas, settings: settings, ageOffset: ageOffset,
+                       into: try beginFrame(canvas, coverage: coverage))
     }
 
     /// Draws a frame of ink as lines: `canvas`'s background, then the chords in `vertices`
-    /// (`InkChords`' layout) in white coverage.
-    package func drawInkLines(canvas: Canvas, vertices: [Float]) throws {
-        _ = try beginFrame(canvas)
+    /// (`InkChords`' layout) in white coverage; `coverage` as `drawImmediate`'s.
+    package func drawInkLines(canvas: Canvas, vertices: [Float], coverage: Bool = false) throws {
+        _ = try beginFrame(canvas, coverage: coverage)
         try device.drawInkLines(vertices)
     }
 
@@ -134,21 +137,24 @@ public actor Renderer {
     package func readFrame() throws -> [UInt8] { try device.readFrame() }
 
     /// Reads the last frame back into `buffer` (at least width × height × 4 bytes) as GL
-    /// holds it: premultiplied RGBA, rows bottom to top. No array is made, flipped or copied:
-    /// for a caller that reads large frames often and can take the rows in that order.
-    package func readFrame(into buffer: ReadbackBuffer) throws {
+    /// holds it: premultiplied RGBA, rows bottom to top, or one byte a pixel after a
+    /// `coverage` frame drawn into one channel. No array is made, flipped or copied: for a
+    /// caller that reads large frames often and can take the rows in that order. Returns the
+    /// bytes a pixel and which of them holds the coverage (alpha, or red in a one-channel frame).
+    @discardableResult
+    package func readFrame(into buffer: ReadbackBuffer) throws -> (bytesPerPixel: Int, coverage: Int) {
         try device.readFrame(into: buffer.bytes)
     }
 
-    /// The frame target for `canvas`, filled with its background.
-    func beginFrame(_ canvas: Canvas) throws -> Framebuffer {
+    /// The frame target for `canvas`, filled with its background; `coverage` as `drawImmediate`'s.
+    func beginFrame(_ canvas: Canvas, coverage: Bool = false) throws -> Framebuffer {
         let limit = info.maxCanvasSide
         guard canvas.width >= 1, canvas.height >= 1, canvas.width <= limit.width, canvas.height <= limit.height else {
             throw RenderError("a \(canvas.width)×\(canvas.height) canvas is larger than the driver allows "
                 + "(\(limit.width)×\(limit.height), \(info.glRenderer))")
         }
         return try device.beginFrame(width: canvas.width, height: canvas.height, guardBand: guardBand(for: canvas),
-                                     background: fill(for: canvas))
+                                     background: fill(for: canvas), coverage: coverage)
     }
 
     /// Throws unless a background image is the canvas's size.
