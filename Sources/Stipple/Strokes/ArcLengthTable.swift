@@ -74,7 +74,8 @@ package struct ArcLengthTable: Sendable {
 
     /// The one subdivision: calls `leaf` for every final interval in parameter order, with
     /// the lengths of its two half-chords and whether it lies wholly in `unseen`; stops, and
-    /// returns false, when `leaf` does.
+    /// returns false, when `leaf` does. Inlined into both callers, so that `leaf` is too.
+    @inline(__always)
     private static func subdivide(_ curve: CubicBezier, unseen: StrokeCull.Region?, whollyUnseen: Bool = false,
                                   maxChord: Double, flatness: Double, evenness: Double,
                                   leaf: (Double, Double, Double, Double, Bool) -> Bool) -> Bool {
@@ -82,34 +83,49 @@ package struct ArcLengthTable: Sendable {
         // the interval is known to lie where no stamp shows (so are its halves). An interval's
         // chord is its parent's half-chord, carried down rather than measured again; the two
         // half-chords take one paired square root (each lane rounded as alone: the same bits).
-        var pending: [(t0: Double, p0: SIMD2<Double>, t1: Double, p1: SIMD2<Double>, chord: Double, depth: Int, out: Bool)] =
-            [(0, curve.p0, 1, curve.p3, distance(curve.p0, curve.p3), 0, whollyUnseen)]
-        while let (t0, p0, t1, p1, chord, depth, knownOut) = pending.popLast() {
-            let tm = (t0 + t1) / 2
-            let pm = curve.point(at: tm)
-            let a = pm - p0, b = p1 - pm
-            let halves = SIMD2((a * a).sum(), (b * b).sum()).squareRoot()
-            let first = halves.x, second = halves.y
-            // Testing the hull costs two derivatives: only worth it on long intervals (a seen
-            // interval under 16 px is subdivided in full, as before).
-            let out = knownOut || (unseen != nil && first + second >= 16
-                                   && unseen!.excludes(curve, from: t0, p0, to: t1, p1))
-            let split: Bool
-            if out {
-                split = depth < 2 || (depth < 40 && first + second - chord > 1e-3 * (first + second))
-            } else {
-                split = depth < 2 || (depth < 40 && (first + second - chord > flatness
-                                                      || abs(first - second) > evenness
-                                                      || first + second > maxChord))
-            }
-            if split {
-                pending.append((tm, pm, t1, p1, second, depth + 1, out))
-                pending.append((t0, p0, tm, pm, first, depth + 1, out))
-            } else if !leaf(tm, first, t1, second, out) {
-                return false
-            }
+        // Splitting stops at depth 40, and each split adds one interval to the stack: it never
+        // holds more than 42, on the stack frame.
+        struct Interval {
+            var t0: Double, t1: Double
+            var p0: SIMD2<Double>, p1: SIMD2<Double>
+            var chord: Double
+            var depth: Int
+            var out: Bool
         }
-        return true
+        return withUnsafeTemporaryAllocation(of: Interval.self, capacity: 48) { pending in
+            pending[0] = Interval(t0: 0, t1: 1, p0: curve.p0, p1: curve.p3, chord: distance(curve.p0, curve.p3), depth: 0,
+                                  out: whollyUnseen)
+            var count = 1
+            while count > 0 {
+                count -= 1
+                let i = pending[count]
+                let tm = (i.t0 + i.t1) / 2
+                let pm = curve.point(at: tm)
+                let a = pm - i.p0, b = i.p1 - pm
+                let halves = SIMD2((a * a).sum(), (b * b).sum()).squareRoot()
+                let first = halves.x, second = halves.y
+                // Testing the hull costs two derivatives: only worth it on long intervals (a seen
+                // interval under 16 px is subdivided in full, as before).
+                let out = i.out || (unseen != nil && first + second >= 16
+                                    && unseen!.excludes(curve, from: i.t0, i.p0, to: i.t1, i.p1))
+                let split: Bool
+                if out {
+                    split = i.depth < 2 || (i.depth < 40 && first + second - i.chord > 1e-3 * (first + second))
+                } else {
+                    split = i.depth < 2 || (i.depth < 40 && (first + second - i.chord > flatness
+                                                              || abs(first - second) > evenness
+                                                              || first + second > maxChord))
+                }
+                if split {
+                    pending[count] = Interval(t0: tm, t1: i.t1, p0: pm, p1: i.p1, chord: second, depth: i.depth + 1, out: out)
+                    pending[count + 1] = Interval(t0: i.t0, t1: tm, p0: i.p0, p1: pm, chord: first, depth: i.depth + 1, out: out)
+                    count += 2
+                } else if !leaf(tm, first, i.t1, second, out) {
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     package var totalLength: Double { lengths[lengths.count - 1] }

@@ -14,6 +14,7 @@ package struct CubicBezier: Equatable, Sendable {
     package var minCorner: SIMD2<Double> { pointwiseMin(pointwiseMin(p0, p1), pointwiseMin(p2, p3)) }
     package var maxCorner: SIMD2<Double> { pointwiseMax(pointwiseMax(p0, p1), pointwiseMax(p2, p3)) }
 
+    @inline(__always)
     package func point(at t: Double) -> SIMD2<Double> {
         let u = 1 - t
         let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
