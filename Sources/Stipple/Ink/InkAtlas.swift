@@ -27,6 +27,9 @@ package final class InkAtlas: @unchecked Sendable {
         package var pages = 0, alone = 0
     }
     package private(set) var timings = Timings()
+    /// Two read-back buffers in turn, kept from one batch to the next: a page is read into one
+    /// while the last page's cells are still averaged from the other.
+    private var buffers: [ReadbackBuffer] = []
 
     /// An atlas for `width` × `height` outputs drawn `supersample` times larger, on pages at
     /// most `maxSide` pixels square.
@@ -133,9 +136,6 @@ package final class InkAtlas: @unchecked Sendable {
         var next: Task<Page, Never>? = Task.detached { [self] in prepare(first) }
         var finishing: Task<(Double, Double), Error>?
         var finishingCount = 0  // the drawings it delivers
-        // Two buffers in turn: a page is read into one while the last page's cells are still
-        // averaged from the other.
-        var buffers: [ReadbackBuffer] = []
         var alone: [(index: Int, drawing: InkDrawing)] = []
         for k in pages.indices {
             let page = await next!.value
