@@ -81,29 +81,33 @@ package struct ArcLengthTable: Sendable {
                                   leaf: (Double, Double, Double, Double, Bool) -> Bool) -> Bool {
         // Depth-first, left interval first, so the table comes out in parameter order. `out`:
         // the interval is known to lie where no stamp shows (so are its halves). An interval's
-        // chord is its parent's half-chord, carried down rather than measured again; the two
-        // half-chords take one paired square root (each lane rounded as alone: the same bits).
-        // Splitting stops at depth 40, and each split adds one interval to the stack: it never
-        // holds more than 42, on the stack frame.
+        // chord is its parent's half-chord, carried down rather than measured again. Its
+        // midpoint and half-chords are found when its parent splits, with its sibling's: two
+        // points and four square roots that do not wait on one another (each root rounded as
+        // alone: the same bits). Splitting stops at depth 40, and each split adds one interval
+        // to the stack: it never holds more than 42, on the stack frame.
         struct Interval {
             var t0: Double, t1: Double
             var p0: SIMD2<Double>, p1: SIMD2<Double>
             var chord: Double
             var depth: Int
             var out: Bool
+            /// The midpoint's parameter and point, and the two half-chords.
+            var tm: Double
+            var pm: SIMD2<Double>
+            var first: Double, second: Double
         }
         return withUnsafeTemporaryAllocation(of: Interval.self, capacity: 48) { pending in
+            let tm = 0.5, pm = curve.point(at: tm)
+            let a = pm - curve.p0, b = curve.p3 - pm
+            let halves = SIMD2((a * a).sum(), (b * b).sum()).squareRoot()
             pending[0] = Interval(t0: 0, t1: 1, p0: curve.p0, p1: curve.p3, chord: distance(curve.p0, curve.p3), depth: 0,
-                                  out: whollyUnseen)
+                                  out: whollyUnseen, tm: tm, pm: pm, first: halves.x, second: halves.y)
             var count = 1
             while count > 0 {
                 count -= 1
                 let i = pending[count]
-                let tm = (i.t0 + i.t1) / 2
-                let pm = curve.point(at: tm)
-                let a = pm - i.p0, b = i.p1 - pm
-                let halves = SIMD2((a * a).sum(), (b * b).sum()).squareRoot()
-                let first = halves.x, second = halves.y
+                let tm = i.tm, pm = i.pm, first = i.first, second = i.second
                 // Testing the hull costs two derivatives: only worth it on long intervals (a seen
                 // interval under 16 px is subdivided in full, as before).
                 let out = i.out || (unseen != nil && first + second >= 16
@@ -117,8 +121,14 @@ package struct ArcLengthTable: Sendable {
                                                               || first + second > maxChord))
                 }
                 if split {
-                    pending[count] = Interval(t0: tm, t1: i.t1, p0: pm, p1: i.p1, chord: second, depth: i.depth + 1, out: out)
-                    pending[count + 1] = Interval(t0: i.t0, t1: tm, p0: i.p0, p1: pm, chord: first, depth: i.depth + 1, out: out)
+                    let tl = (i.t0 + tm) / 2, tr = (tm + i.t1) / 2
+                    let pl = curve.point(at: tl), pr = curve.point(at: tr)
+                    let a = pl - i.p0, b = pm - pl, c = pr - pm, d = i.p1 - pr
+                    let roots = SIMD4((a * a).sum(), (b * b).sum(), (c * c).sum(), (d * d).sum()).squareRoot()
+                    pending[count] = Interval(t0: tm, t1: i.t1, p0: pm, p1: i.p1, chord: second, depth: i.depth + 1, out: out,
+                                              tm: tr, pm: pr, first: roots[2], second: roots[3])
+                    pending[count + 1] = Interval(t0: i.t0, t1: tm, p0: i.p0, p1: pm, chord: first, depth: i.depth + 1, out: out,
+                                                  tm: tl, pm: pl, first: roots[0], second: roots[1])
                     count += 2
                 } else if !leaf(tm, first, i.t1, second, out) {
                     return false
