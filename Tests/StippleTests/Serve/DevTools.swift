@@ -9,8 +9,9 @@ final class DevTools {
     private let socket: LoopbackWebSocket
     private var nextID = 0
 
-    /// Starts a browser `width` × `height` on `url`; skips the test without Chromium.
-    init(url: String, width: Int, height: Int, dir: URL) throws {
+    /// Starts a browser `width` × `height` on `url`, with any further `arguments`; skips the
+    /// test without Chromium.
+    init(url: String, width: Int, height: Int, dir: URL, arguments: [String] = []) throws {
         guard let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) else {
             throw XCTSkip("Chromium not installed: apt-get install chromium (make test-deps installs it)")
         }
@@ -18,7 +19,7 @@ final class DevTools {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                              "--user-data-dir=\(profile.path)", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
-                             "--window-size=\(width),\(height)", "--force-device-scale-factor=1", "--hide-scrollbars", url]
+                             "--window-size=\(width),\(height)", "--force-device-scale-factor=1", "--hide-scrollbars"] + arguments + [url]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -78,6 +79,18 @@ final class DevTools {
             usleep(50_000)
         }
         throw LoopbackSocket.Failure("waited \(Int(timeout)) s for \(what)")
+    }
+
+    /// Waits until every Leaflet tile on the page has finished loading (a tile past the
+    /// drawing's edge may have no image) and shows fully (a tile fades in over 0.2 s, and a
+    /// busy machine stretches that), and one at least has loaded: a screenshot then shows
+    /// the tiles and nothing half drawn.
+    func waitForTiles(timeout: Double = 30) throws {
+        try wait("""
+            (() => { const tiles = [...document.querySelectorAll('.leaflet-tile')];
+                     return tiles.some(t => t.classList.contains('leaflet-tile-loaded'))
+                         && tiles.every(t => t.complete && getComputedStyle(t).opacity === '1'); })()
+            """, timeout: timeout, "every tile loaded and fully shown")
     }
 
     func mouse(_ type: String, _ x: Double, _ y: Double) throws {

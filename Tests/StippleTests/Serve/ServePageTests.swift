@@ -34,7 +34,7 @@ final class ServePageTests: XCTestCase {
             let state = (try? page.eval("JSON.stringify([document.getElementById('status').textContent, document.body.dataset])")) ?? "?"
             throw LoopbackSocket.Failure("\(error): the page says \(state)")
         }
-        usleep(500_000)  // Leaflet fades tiles in over 0.2 s
+        try page.waitForTiles()
     }
 
     private func wait(_ page: DevTools, _ version: Int) throws {
