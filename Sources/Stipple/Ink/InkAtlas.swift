@@ -221,10 +221,10 @@ package final class InkAtlas: @unchecked Sendable {
                       !made.strokes.contains(where: { $0.contains { outside($0.x, $0.y, $0.radius) } }) else { return ([], [], false) }
                 return ([], InkAtlas.chords(made.strokes, dx: Float(o.x), dy: Float(o.y)), true)
             }
-            guard let made = stamps(items[i].drawing), made.stamps.count <= share,
-                  !made.stamps.contains(where: { outside($0.x, $0.y, $0.radius) }) else { return ([], [], false) }
-            // White, so that a one-channel page's red is the stamps' alpha (colour is not kept).
-            var moved = made.stamps
+            guard var moved = stamps(items[i].drawing)?.stamps, moved.count <= share,
+                  !moved.contains(where: { outside($0.x, $0.y, $0.radius) }) else { return ([], [], false) }
+            // White, so that a one-channel page's red is the stamps' alpha (colour is not kept);
+            // moved in place (the array is this closure's alone).
             for k in moved.indices {
                 moved[k].x += Float(o.x); moved[k].y += Float(o.y)
                 moved[k].red = 1; moved[k].green = 1; moved[k].blue = 1

@@ -35,6 +35,13 @@ package struct ArcLengthTable: Sendable {
                 flatness: Double = 1e-6, evenness: Double = 1e-3, maxLeaves: Int = .max) {
         self.curve = curve
         var parameters: [Double] = [0], lengths: [Double] = [0]
+        // Room for the usual table at once (two entries a leaf, a leaf about every quarter
+        // pixel of the control polygon, which is at least the arc), not grown step by step.
+        let polygon = ((curve.p1 - curve.p0) * (curve.p1 - curve.p0)).sum().squareRoot()
+            + ((curve.p2 - curve.p1) * (curve.p2 - curve.p1)).sum().squareRoot()
+            + ((curve.p3 - curve.p2) * (curve.p3 - curve.p2)).sum().squareRoot()
+        let room = Int(min(8 * polygon, 16_384)) + 16
+        parameters.reserveCapacity(room); lengths.reserveCapacity(room)
         var runs: [ClosedRange<Double>] = []
         var leaves = 0
         isComplete = Self.subdivide(curve, unseen: unseen, maxChord: maxChord, flatness: flatness, evenness: evenness) { tm, first, t1, second, out in
