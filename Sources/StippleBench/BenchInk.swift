@@ -44,7 +44,8 @@ extension BenchSuite {
                 let t = s.timings
                 var row = BenchRow(scenario: "ink", variant: variant, workload: work, timing: Timing(samples: [s.seconds]),
                                    figures: ["drawings/s": rate, "read s": s.parseSeconds, "stamps s": t.stamp, "draw s": t.draw,
-                                             "readback s": t.readback, "downscale s": t.downscale, "encode+write s": t.deliver])
+                                             "readback s": t.readback, "downscale s": t.downscale, "encode+write s": t.deliver,
+                                             lines ? "chords/drawing" : "stamps/drawing": Double(t.drawn) / Double(max(1, s.drawings))])
                 row.note = "files in \(base); \(t.pages) page\(t.pages == 1 ? "" : "s") of \(run.width * InkDataset.supersample(width: size, height: size))-pixel cells"
                     + (lines ? ", each stroke a line along its curve" : ", stamps")
                 report.rows.append(row)

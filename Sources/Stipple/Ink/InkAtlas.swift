@@ -25,6 +25,8 @@ package final class InkAtlas: @unchecked Sendable {
     package struct Timings: Sendable {
         package var stamp = 0.0, draw = 0.0, readback = 0.0, downscale = 0.0, deliver = 0.0
         package var pages = 0, alone = 0
+        /// Stamps (or chords, drawn as lines) drawn on pages.
+        package var drawn = 0
     }
     package private(set) var timings = Timings()
     /// Two read-back buffers in turn, kept from one batch to the next: a page is read into one
@@ -162,6 +164,7 @@ package final class InkAtlas: @unchecked Sendable {
             let layout = try await renderer.readFrame(into: frame)
             timings.readback += lap()
             timings.pages += 1
+            timings.drawn += options.lines ? page.lines.count / (6 * InkLineDrawer.floatsPerVertex) : page.stamps.count
             // Drawings that reach past their pad, or need stroke layers: alone, after the last page.
             let skipped = Set(page.alone)
             alone += page.alone.map { page.items[$0] }
