@@ -1,16 +1,16 @@
-// A dataset cell's coverage out of a drawn page (see stp_coverage.h). Plain loops over a
-// row, which the compiler vectorises (strided loads of one byte of four): several bytes a
-// cycle where Swift's indexed loop took one.
+// A dataset cell's coverage out of a drawn page (see stp_coverage.h): plain loops over a
+// row, which the compiler vectorises (a copy, or strided loads of one byte in four).
 #include "stp_coverage.h"
 
 #include <stddef.h>
 #include <string.h>
 
-void stp_cell_coverage(const uint8_t *page, int stride, int page_rows, int top_down, int bpp, int channel, int x, int y, int width,
-                       int height, int factor, int invert, uint8_t *out) {
+void stp_cell_coverage(const uint8_t *page, int stride, int page_rows, int top_down, int bpp, int channel, int x,
+                       int y, int width, int height, int factor, int invert, uint8_t *out) {
     const uint8_t flip = invert ? 255 : 0;
     // Row r from the top: the byte that holds column x's coverage.
-    #define ROW(r) (page + ((size_t)(top_down ? (r) : page_rows - 1 - (r)) * (size_t)stride + (size_t)x) * (size_t)bpp + channel)
+    #define ROW(r) (page + ((size_t)(top_down ? (r) : page_rows - 1 - (r)) * (size_t)stride + (size_t)x) * (size_t)bpp \
+                    + channel)
     if (factor == 1) {
         for (int j = 0; j < height; j++) {
             const uint8_t *src = ROW(y + j);

@@ -103,6 +103,7 @@ public actor Renderer {
     /// says), for stamps whose colour is white, so that the channel kept, red, is their alpha.
     package func drawImmediate(canvas: Canvas, batches: [StampBatch], settings: RenderSettings = RenderSettings(),
                                ageOffset: Float = 0, coverage: Bool = false) throws {
+        precondition(!coverage || batches.allSatisfy { $0.mode == nil }, "a coverage frame holds stamps drawn one by one")
         try drawPasses(batches, canvas: canvas, settings: settings, ageOffset: ageOffset,
                        into: try beginFrame(canvas, coverage: coverage))
     }

@@ -40,7 +40,7 @@ package struct ArcLengthTable: Sendable {
         let polygon = ((curve.p1 - curve.p0) * (curve.p1 - curve.p0)).sum().squareRoot()
             + ((curve.p2 - curve.p1) * (curve.p2 - curve.p1)).sum().squareRoot()
             + ((curve.p3 - curve.p2) * (curve.p3 - curve.p2)).sum().squareRoot()
-        let room = Int(min(8 * polygon, 16_384)) + 16
+        let room = (polygon.isFinite ? Int(min(8 * polygon, 16_384)) : 0) + 16
         parameters.reserveCapacity(room); lengths.reserveCapacity(room)
         var runs: [ClosedRange<Double>] = []
         var leaves = 0
