@@ -12,9 +12,11 @@
 /// (`StrokeStamper.minimumStep`); inverting interpolates the parameter linearly in one chord.
 package struct ArcLengthTable: Sendable {
     package let curve: CubicBezier
-    private let parameters: [Double]
+    /// The table's parameters, in order from 0 (internal, not private: its reference test
+    /// compares the whole table).
+    let parameters: [Double]
     /// Cumulative length at each of `parameters`.
-    private let lengths: [Double]
+    let lengths: [Double]
     /// The arc-length ranges, in order, where the curve lies wholly in `unseen`: no stamp
     /// placed there can show.
     package let unseenRuns: [ClosedRange<Double>]
