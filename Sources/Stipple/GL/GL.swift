@@ -84,6 +84,16 @@ final class GL {
         return String(cString: s)
     }
 
+    /// Whether the context is OpenGL ES 3 or later (Mesa gives the newest it has to a context
+    /// asked for ES 2).
+    var isES3: Bool { getString(GLenum(GL_VERSION)).hasPrefix("OpenGL ES 3") }
+
+    /// ES 3, or ES 2 with the extension `name`: what a feature of ES 3 that ES 2 has as an
+    /// extension needs.
+    func hasES3(orExtension name: String) -> Bool {
+        isES3 || getString(GLenum(GL_EXTENSIONS)).split(separator: " ").contains(Substring(name))
+    }
+
     func getInteger(_ name: GLenum, count: Int = 1) -> [GLint] {
         var v = [GLint](repeating: 0, count: max(count, 4))
         guard enter("glGetIntegerv") else { return Array(v.prefix(count)) }

@@ -62,15 +62,9 @@ final class GLDevice {
     /// The one-channel format coverage pages take, nil where the driver renders into none
     /// (OpenGL ES 2 without GL_EXT_texture_rg): asked once, with a small target made and read.
     private(set) lazy var redFormat: Framebuffer.Format? = {
-        let version = gl.getString(GLenum(GL_VERSION))
-        let internalFormat: GLenum
-        if version.hasPrefix("OpenGL ES 3") {
-            internalFormat = Framebuffer.r8
-        } else if gl.getString(GLenum(GL_EXTENSIONS)).split(separator: " ").contains("GL_EXT_texture_rg") {
-            internalFormat = Framebuffer.red
-        } else {
-            return nil
-        }
+        guard gl.hasES3(orExtension: "GL_EXT_texture_rg") else { return nil }
+        // ES 3 takes the sized format; ES 2's extension the unsized one.
+        let internalFormat = gl.isES3 ? Framebuffer.r8 : Framebuffer.red
         guard let probe = try? Framebuffer(gl: gl, width: 4, height: 4, guardBand: 0,
                                            format: .red(internalFormat: internalFormat, readsRed: false)) else { return nil }
         defer { probe.delete(gl) }

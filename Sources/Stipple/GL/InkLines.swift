@@ -18,9 +18,7 @@ final class InkLineDrawer {
 
     /// Whether the driver blends with MAX: OpenGL ES 3, or ES 2 with GL_EXT_blend_minmax.
     /// Asked once, on the first draw.
-    private(set) lazy var isSupported: Bool =
-        gl.getString(GLenum(GL_VERSION)).hasPrefix("OpenGL ES 3")
-            || gl.getString(GLenum(GL_EXTENSIONS)).split(separator: " ").contains("GL_EXT_blend_minmax")
+    private(set) lazy var isSupported: Bool = gl.hasES3(orExtension: "GL_EXT_blend_minmax")
 
     /// Draws `vertices` (six a chord, `floatsPerVertex` floats each) over `target`.
     func draw(_ vertices: UnsafeBufferPointer<Float>, into target: Framebuffer) throws {
