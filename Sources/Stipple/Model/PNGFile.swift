@@ -75,9 +75,16 @@ public enum PNGFile {
     /// Encodes 8-bit straight RGBA into PNG bytes: compression 0…3 on every core
     /// (`PNGSegments`), 4…9 through libpng.
     public static func encode(_ image: Image, compression: Int32 = defaultCompression) throws -> [UInt8] {
+        try encode(image, compression: compression, onEveryCore: true)
+    }
+
+    /// As `encode(_:compression:)`; with `onEveryCore` false, levels 0…3 encode on the calling
+    /// thread alone (for callers that run an encoder a core themselves).
+    package static func encode(_ image: Image, compression: Int32, onEveryCore: Bool) throws -> [UInt8] {
         if compression <= 3 {
             return try image.pixels.withUnsafeBufferPointer {
-                try PNGSegments.png($0, width: image.width, height: image.height, channels: 4, level: compression)
+                try PNGSegments.png($0, width: image.width, height: image.height, channels: 4, level: compression,
+                                    onEveryCore: onEveryCore)
             }
         }
         var out: UnsafeMutablePointer<UInt8>?
@@ -96,8 +103,14 @@ public enum PNGFile {
     /// old file, if any, untouched.
     public static func write(_ image: Image, to path: String, compression: Int32 = defaultCompression,
                              durable: Bool = true, exclusive: Bool = false) throws {
-        try OutputFile.write(try encode(image, compression: compression), to: path, durable: durable,
-                             exclusive: exclusive)
+        try write(image, to: path, compression: compression, durable: durable, exclusive: exclusive, onEveryCore: true)
+    }
+
+    /// As `write(_:to:compression:durable:exclusive:)`, `onEveryCore` as `encode`'s.
+    package static func write(_ image: Image, to path: String, compression: Int32, durable: Bool, exclusive: Bool,
+                              onEveryCore: Bool) throws {
+        try OutputFile.write(try encode(image, compression: compression, onEveryCore: onEveryCore), to: path,
+                             durable: durable, exclusive: exclusive)
     }
 }
 

@@ -44,9 +44,11 @@ enum PNGSegments {
     }
 
     /// Encodes `rows` rows of `pixels` (`width` × `channels` bytes each) as segments on every
-    /// core. All but the last segment are full unless `endsImage` is false, where every one must be.
+    /// core, or with `onEveryCore` false on the calling thread alone (for a caller that runs
+    /// several encoders at once). All but the last segment are full unless `endsImage` is
+    /// false, where every one must be.
     static func encode(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, channels: Int, rows: Int, endsImage: Bool,
-                       level: Int32) throws -> Part {
+                       level: Int32, onEveryCore: Bool = true) throws -> Part {
         let per = self.rows(width: width, channels: channels)
         let count = (rows + per - 1) / per
         precondition(endsImage || rows % per == 0, "a band that does not end the image holds whole segments")
@@ -62,10 +64,15 @@ enum PNGSegments {
         }
         let base = UnsafeSendableBox(pixels.baseAddress!), out = UnsafeSendableBox(results.baseAddress!)
         let errs = UnsafeSendableBox(failures.baseAddress!)
-        DispatchQueue.concurrentPerform(iterations: count) { i in
+        let segment: @Sendable (Int) -> Void = { i in
             let first = i * per, n = min(per, rows - first)
             _ = stp_png_segment_encode(base.value + first * stride, Int32(width), Int32(channels), Int32(n),
                                        endsImage && i == count - 1 ? 1 : 0, level, out.value + i, errs.value + i * 256, 256)
+        }
+        if onEveryCore {
+            DispatchQueue.concurrentPerform(iterations: count, execute: segment)
+        } else {
+            for i in 0..<count { segment(i) }
         }
         var part = Part()
         var total = 0
@@ -88,8 +95,10 @@ enum PNGSegments {
     }
 
     /// A whole image's PNG bytes.
-    static func png(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, channels: Int, level: Int32) throws -> [UInt8] {
-        let part = try encode(pixels, width: width, channels: channels, rows: height, endsImage: true, level: level)
+    static func png(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, channels: Int, level: Int32,
+                    onEveryCore: Bool = true) throws -> [UInt8] {
+        let part = try encode(pixels, width: width, channels: channels, rows: height, endsImage: true, level: level,
+                              onEveryCore: onEveryCore)
         return start(width: width, height: height, channels: channels) + part.bytes + end(adler: part.adler)
     }
 }

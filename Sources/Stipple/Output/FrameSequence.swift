@@ -20,22 +20,14 @@ package struct FrameSequence: Sendable {
         self.lastFrameOfRun = max(lastFrameOfRun ?? frames.upperBound, frames.upperBound)
     }
 
-    /// Encoding runs on Dispatch's threads, not Swift's cooperative pool: that pool has one
-    /// thread a core, and an encoder holding every one of them would starve the loop that
-    /// feeds the renderer (measured: the render thread then idled and the sequence ran
-    /// about twice as long as its parts).
-    private static let encoders = DispatchQueue(label: "stipple.png-encode", attributes: .concurrent)
-
+    /// Encoding runs on threads of its own (`EncoderThreads`), not Swift's cooperative pool:
+    /// that pool has one thread a core, and an encoder holding every one of them would starve
+    /// the loop that feeds the renderer (measured: the render thread then idled and the
+    /// sequence ran about twice as long as its parts). Each frame is encoded on one thread,
+    /// as many frames at once as there are encoders.
     static func encode(_ image: Image, to path: String, level: Int32, exclusive: Bool) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
-            encoders.async {
-                do {
-                    try PNGFile.write(image, to: path, compression: level, durable: false, exclusive: exclusive)
-                    done.resume()
-                } catch {
-                    done.resume(throwing: error)
-                }
-            }
+        try await EncoderThreads.shared.run {
+            try PNGFile.write(image, to: path, compression: level, durable: false, exclusive: exclusive, onEveryCore: false)
         }
     }
 
