@@ -1,8 +1,8 @@
 // A deflate encoder for filtered PNG rows: runs of a repeated byte become matches at
 // distance 1 (what zlib's Z_RLE strategy finds), every other byte a literal, coded with one
 // dynamic Huffman block built from the segment's own counts. No hash chains and no lazy
-// matching: the bytes counted, the runs found sixteen bytes a step, then the codes written,
-// literals straight from the input.
+// matching: the runs found sixteen bytes a step and the literals between them counted, then
+// the codes written, literals straight from the input, four to a store.
 #include "stp_deflate_rle.h"
 
 #include <stdint.h>
@@ -35,23 +35,32 @@ static void init_tables(void) {
     tables_ready = 1;
 }
 
+// Bits gathered in a 64-bit word, written eight bytes at a time: `add` puts bits in, `flush`
+// stores the word and moves on by its whole bytes, keeping at most seven bits. Between
+// flushes up to 57 bits may be added (four literals of at most 14 bits each). The output
+// needs eight bytes of room past its end (`stp_deflate_rle_bound` leaves them).
 typedef struct {
     uint8_t *out;
-    size_t pos, cap;
+    size_t pos;
     uint64_t bits;
     int count;
 } bit_writer;
 
-static inline void put(bit_writer *w, uint64_t value, int n) {
+static inline void add(bit_writer *w, uint64_t value, int n) {
     w->bits |= value << w->count;
     w->count += n;
-    if (w->count >= 32) {
-        uint32_t v = (uint32_t)w->bits;
-        memcpy(w->out + w->pos, &v, 4);  // little-endian machines (x86-64, arm64)
-        w->pos += 4;
-        w->bits >>= 32;
-        w->count -= 32;
-    }
+}
+
+static inline void flush(bit_writer *w) {
+    memcpy(w->out + w->pos, &w->bits, 8);  // little-endian machines (x86-64, arm64)
+    w->pos += (size_t)(w->count >> 3);
+    w->bits >>= w->count & ~7;
+    w->count &= 7;
+}
+
+static inline void put(bit_writer *w, uint64_t value, int n) {
+    add(w, value, n);
+    flush(w);
 }
 
 static void flush_bytes(bit_writer *w) {
@@ -134,8 +143,9 @@ static void canonical(const uint8_t *lengths, int n, uint16_t *codes) {
 }
 
 size_t stp_deflate_rle_bound(size_t len) {
-    // Literals of at most 15 bits each, the header, and the sync flush.
-    return len * 15 / 8 + 1024;
+    // Literals of at most 14 bits each, the header, the sync flush, and the bit writer's
+    // eight bytes stored past its end.
+    return len * 14 / 8 + 1024;
 }
 
 // The next run at or after `i` (1 ≤ i): the first position where in[i − 1] and the three
@@ -192,32 +202,36 @@ size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned c
     uint64_t *runs = kept;  // start << 9 | length
     size_t n_runs = 0;
     uint32_t lit_freq[286] = {0}, dist_freq[30] = {0};
-    // Every byte counted as a literal, in four tables in turn (so that repeated bytes do not
-    // wait on one counter); a run's bytes are taken off again below.
+    // The bytes between runs counted as literals, in four tables in turn (so that repeated
+    // bytes do not wait on one counter); a run's bytes are never counted.
     uint32_t lit4[4][256];
     memset(lit4, 0, sizeof lit4);
-    size_t k4 = 0;
-    for (; k4 + 4 <= len; k4 += 4) {
-        lit4[0][in[k4]]++; lit4[1][in[k4 + 1]]++; lit4[2][in[k4 + 2]]++; lit4[3][in[k4 + 3]]++;
-    }
-    for (; k4 < len; k4++) lit4[0][in[k4]]++;
-    for (int k = 0; k < 256; k++) lit_freq[k] = lit4[0][k] + lit4[1][k] + lit4[2][k] + lit4[3][k];
-    for (size_t i = len ? next_run(in, len, 1) : len; i < len;) {
+    size_t literal = 0;  // where the literals since the last run begin
+    for (size_t i = len ? next_run(in, len, 1) : len;; i = next_run(in, len, i)) {
+        size_t end = i < len ? i : len, k = literal;
+        for (; k + 4 <= end; k += 4) {
+            lit4[0][in[k]]++; lit4[1][in[k + 1]]++; lit4[2][in[k + 2]]++; lit4[3][in[k + 3]]++;
+        }
+        for (; k < end; k++) lit4[0][in[k]]++;
+        if (i >= len) break;
         unsigned char b = in[i - 1];
         size_t max = len - i < 258 ? len - i : 258;
         size_t run = 3 + run_length(in, i + 3, max - 3, b);
         runs[n_runs++] = (uint64_t)i << 9 | run;
-        lit_freq[b] -= (uint32_t)run;
         lit_freq[257 + len_code[run]]++;
         dist_freq[0]++;
-        i = next_run(in, len, i + run);
+        i += run;
+        literal = i;
     }
+    for (int k = 0; k < 256; k++) lit_freq[k] = lit4[0][k] + lit4[1][k] + lit4[2][k] + lit4[3][k];
     lit_freq[256] = 1;
     if (!dist_freq[0]) dist_freq[0] = 1;  // one distance code, one bit, even when unused
 
     uint8_t lit_len[286], dist_len[30];
     uint16_t lit_code[286], dist_code[30];
-    code_lengths(lit_freq, 286, 15, lit_len);
+    // Literal and length codes of at most 14 bits (deflate allows 15), so that four literals
+    // go out with one flush; only the rarest symbols of a segment could want more.
+    code_lengths(lit_freq, 286, 14, lit_len);
     code_lengths(dist_freq, 30, 15, dist_len);
     canonical(lit_len, 286, lit_code);
     canonical(dist_len, 30, dist_code);
@@ -260,7 +274,7 @@ size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned c
     int hclen = 19;
     while (hclen > 4 && !cl_len[clen_order[hclen - 1]]) hclen--;
 
-    bit_writer w = {out, 0, 0, 0, 0};
+    bit_writer w = {out, 0, 0, 0};
     put(&w, last ? 1 : 0, 1);
     put(&w, 2, 2);  // dynamic Huffman
     put(&w, (uint64_t)(hlit - 257), 5);
@@ -277,20 +291,23 @@ size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned c
     // A literal's code and length in one word: code in the low 16 bits, length above.
     uint32_t packed[256];
     for (int k = 0; k < 256; k++) packed[k] = (uint32_t)lit_code[k] | (uint32_t)lit_len[k] << 16;
-    // The literals before each run (two in one write: at most 30 bits), then the run.
+    // The literals before each run, four to a flush, then the run.
     size_t at = 0;
     for (size_t r = 0; r <= n_runs; r++) {
         size_t start = r < n_runs ? (size_t)(runs[r] >> 9) : len;
-        for (; at + 2 <= start; at += 2) {
-            uint32_t p = packed[in[at]], q = packed[in[at + 1]];
-            unsigned n1 = p >> 16;
-            put(&w, (uint64_t)(p & 0xFFFF) | (uint64_t)(q & 0xFFFF) << n1, (int)(n1 + (q >> 16)));
+        for (; at + 4 <= start; at += 4) {
+            uint32_t p0 = packed[in[at]], p1 = packed[in[at + 1]], p2 = packed[in[at + 2]], p3 = packed[in[at + 3]];
+            add(&w, p0 & 0xFFFF, (int)(p0 >> 16));
+            add(&w, p1 & 0xFFFF, (int)(p1 >> 16));
+            add(&w, p2 & 0xFFFF, (int)(p2 >> 16));
+            add(&w, p3 & 0xFFFF, (int)(p3 >> 16));
+            flush(&w);
         }
-        if (at < start) { uint32_t p = packed[in[at]]; put(&w, p & 0xFFFF, (int)(p >> 16)); at++; }
+        for (; at < start; at++) { uint32_t p = packed[in[at]]; put(&w, p & 0xFFFF, (int)(p >> 16)); }
         if (r == n_runs) break;
         unsigned run = (unsigned)(runs[r] & 511), c = len_code[run];
-        put(&w, lit_code[257 + c], lit_len[257 + c]);
-        if (len_extra[c]) put(&w, run - len_base[c], len_extra[c]);
+        add(&w, lit_code[257 + c], lit_len[257 + c]);
+        add(&w, run - len_base[c], len_extra[c]);
         put(&w, dist_code[0], dist_len[0]);
         at = start + run;
     }

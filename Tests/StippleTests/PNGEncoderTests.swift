@@ -55,6 +55,43 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertEqual(cases, 7 * 6 * 2 * 3)
     }
 
+    /// Counts as skewed as Huffman codes get (byte value v 2^(15 − v) times, each more than all
+    /// the rarer ones together) want codes of sixteen bits; deflate allows 15 and the coder
+    /// makes at most 14, so that four literals fit one store. No byte repeats the one before
+    /// it (a run would be coded as a match, not counted), and each row is the running sum of
+    /// its bytes, so that the Sub filter gives them back. It decodes to its pixels, and
+    /// encoding on one thread gives the bytes encoding on every core does.
+    func testSkewedCountsKeepEveryCodeWithinItsLimit() throws {
+        var rng = SplitMix64(seed: 5)
+        let width = 16384, height = 4
+        var left = (0..<16).map { 1 << (15 - $0) }  // how many of each byte value are still to place
+        left[15] += width * height - left.reduce(0, +)
+        var deltas: [UInt8] = []
+        var previous = -1
+        while true {
+            // The value with the most left that differs from the one before.
+            guard let next = left.indices.filter({ $0 != previous && left[$0] > 0 }).max(by: { left[$0] < left[$1] })
+            else { break }
+            deltas.append(UInt8(next)); left[next] -= 1; previous = next
+        }
+        XCTAssertEqual(deltas.count, width * height)
+        var pixels: [UInt8] = []
+        for y in 0..<height {
+            var sum: UInt8 = 0
+            pixels += deltas[(y * width)..<((y + 1) * width)].map { sum &+= $0; return sum }
+        }
+        let png = try PNGFile.encodeGrey(pixels, width: width, height: height, compression: 1)
+        XCTAssertEqual(try PNGFile.decode(png).image.pixels, pixels.flatMap { [$0, $0, $0, 255] })
+        // Many segments, encoded in turn on this thread and on every core.
+        let rows = 3 * PNGSegments.rows(width: 640, channels: 4) + 7
+        let image = Image(width: 640, height: rows, pixels: (0..<(640 * rows * 4)).map { _ in
+            rng.next() % 5 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : 0
+        })
+        let one = try PNGFile.encode(image, compression: 1, onEveryCore: false)
+        XCTAssertEqual(one, try PNGFile.encode(image, compression: 1, onEveryCore: true))
+        XCTAssertEqual(try PNGFile.decode(one).image.pixels, image.pixels)
+    }
+
     /// Bytes in memory that are not a whole PNG are refused as a file's are, naming the byte.
     func testBadBytesInMemoryAreRefusedWithTheReason() throws {
         let png = try PNGFile.encode(Image(width: 3, height: 2, pixels: [UInt8](repeating: 200, count: 24)))
