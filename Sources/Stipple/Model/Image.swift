@@ -39,9 +39,15 @@ public struct Image: Equatable, Sendable {
     /// transparent pixel is noise.
     public func premultiplied() -> [UInt8] {
         var out = pixels
-        for i in stride(from: 0, to: out.count, by: 4) {
-            let a = UInt32(out[i + 3])
-            for c in 0..<3 { out[i + c] = UInt8((UInt32(out[i + c]) * a + 127) / 255) }
+        out.withUnsafeMutableBufferPointer { px in
+            var i = 0
+            while i + 4 <= px.count {
+                let a = UInt32(px[i + 3])
+                if a != 255 {
+                    for c in 0..<3 { px[i + c] = UInt8((UInt32(px[i + c]) * a + 127) / 255) }
+                }
+                i += 4
+            }
         }
         return out
     }
@@ -50,14 +56,24 @@ public struct Image: Equatable, Sendable {
     /// A pixel with alpha 0 becomes (0, 0, 0, 0).
     public init(width: Int, height: Int, premultiplied: [UInt8]) {
         var out = premultiplied
-        for i in stride(from: 0, to: out.count, by: 4) {
-            Image.unpremultiply(&out, at: i)
-        }
+        Image.unpremultiply(&out)
         self.init(width: width, height: height, pixels: out)
     }
 
+    /// Premultiplied RGBA made straight in place; opaque pixels, most of a frame, are left
+    /// as they are.
+    static func unpremultiply(_ pixels: inout [UInt8]) {
+        pixels.withUnsafeMutableBufferPointer { px in
+            var i = 0
+            while i + 4 <= px.count {
+                if px[i + 3] != 255 { unpremultiply(px, at: i) }
+                i += 4
+            }
+        }
+    }
+
     @inline(__always)
-    static func unpremultiply(_ px: inout [UInt8], at i: Int) {
+    static func unpremultiply(_ px: UnsafeMutableBufferPointer<UInt8>, at i: Int) {
         let a = UInt32(px[i + 3])
         if a == 0 {
             px[i] = 0; px[i + 1] = 0; px[i + 2] = 0

@@ -57,7 +57,7 @@ package final class PNGBandWriter {
         guard stream != nil || segmented?.open == true else {
             throw InputError(file: output.name, "cannot write the PNG: it was already finished or abandoned")
         }
-        for i in stride(from: 0, to: rows.count, by: 4) { Image.unpremultiply(&rows, at: i) }
+        Image.unpremultiply(&rows)
         if segmented != nil { return try writeSegments(rows) }
         guard let open = stream else { return }
         let count = rows.count / (width * 4)
