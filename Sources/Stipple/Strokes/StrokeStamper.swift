@@ -116,6 +116,10 @@ package struct StrokeStamper: Sendable {
             // Nothing here can show: the same walk, the same arithmetic, no curve and no stamp.
             skipUnseen(&s, through: total, total: total, from: a, to: b, lastStampAt: &lastStampAt)
         } else {
+            // Room for every place the walk can reach (steps are at least the shorter end's),
+            // made once rather than grown stamp by stamp.
+            let places = (total - s) / min(step(radius: a.radius), step(radius: b.radius)) + 1
+            if !countOnly, places >= 1 { stamps.reserveCapacity(Int(min(places, 4096))) }
             let runs = table!.unseenRuns
             var run = 0
             while s <= total && !overLimit {
