@@ -17,20 +17,23 @@ import Foundation
 final class EncoderThreads: @unchecked Sendable {
     /// One thread a core, at nice 19.
     static let shared = EncoderThreads(threads: max(1, ProcessInfo.processInfo.activeProcessorCount), niceness: 19,
-                                       name: "stipple-encode")
+                                       name: "stipple-png")
 
     /// Jobs waiting, first in first out; guarded by `ready`.
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
     private let ready = NSCondition()
 
+    /// `name`: the threads' names, numbered (at most 15 bytes with the number, Linux's limit).
     init(threads: Int, niceness: Int32, name: String) {
         for n in 0..<max(1, threads) {
             let thread = Thread { [self] in
+                // Named by the system's call, from within: Foundation's name does not reach a
+                // Linux thread, which would keep its creator's (`perf` and `top` show this one).
+                _ = stp_thread_set_name("\(name)-\(n)")
                 _ = stp_thread_set_niceness(niceness)
                 while true { next()() }
             }
-            thread.name = "\(name)-\(n)"
             thread.start()
         }
     }
