@@ -22,11 +22,12 @@ final class TileWorkers: TaskExecutor, @unchecked Sendable {
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         for n in 0..<(threads + cores) {
             let urgentOnly = n >= threads
+            let name = urgentOnly ? "stipple-view-\(n - threads)" : "stipple-tiles-\(n)"
             let thread = Thread { [self] in
+                _ = stp_thread_set_name(name)  // as the system shows it (Foundation's name does not reach it on Linux)
                 if !urgentOnly { _ = stp_thread_set_niceness(StippleServer.tileNiceness) }
                 while true { next(urgentOnly: urgentOnly).runSynchronously(on: asUnownedTaskExecutor()) }
             }
-            thread.name = urgentOnly ? "stipple-previews-\(n - threads)" : "stipple-tiles-\(n)"
             thread.start()
         }
     }
