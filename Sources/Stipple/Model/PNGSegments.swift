@@ -46,9 +46,10 @@ enum PNGSegments {
     /// Encodes `rows` rows of `pixels` (`width` × `channels` bytes each) as segments on every
     /// core, or with `onEveryCore` false on the calling thread alone (for a caller that runs
     /// several encoders at once). All but the last segment are full unless `endsImage` is
-    /// false, where every one must be.
+    /// false, where every one must be. The part's bytes begin with `prefix` and have room for
+    /// `room` more after them (a whole image's bytes are made in one array, copied once).
     static func encode(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, channels: Int, rows: Int, endsImage: Bool,
-                       level: Int32, onEveryCore: Bool = true) throws -> Part {
+                       level: Int32, onEveryCore: Bool = true, prefix: [UInt8] = [], room: Int = 0) throws -> Part {
         let per = self.rows(width: width, channels: channels)
         let count = (rows + per - 1) / per
         precondition(endsImage || rows % per == 0, "a band that does not end the image holds whole segments")
@@ -75,7 +76,7 @@ enum PNGSegments {
             for i in 0..<count { segment(i) }
         }
         var part = Part()
-        var total = 0
+        var total = prefix.count + room
         for i in 0..<count {
             guard results[i].data != nil else {
                 throw RenderError("PNG encoding failed: \(String(cString: failures.baseAddress! + i * 256))")
@@ -83,6 +84,7 @@ enum PNGSegments {
             total += results[i].len + 12
         }
         part.bytes.reserveCapacity(total)
+        part.bytes += prefix
         for i in 0..<count {
             let s = results[i]
             part.bytes += bigEndian(UInt32(s.len)) + Array("IDAT".utf8)
@@ -97,8 +99,10 @@ enum PNGSegments {
     /// A whole image's PNG bytes.
     static func png(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, channels: Int, level: Int32,
                     onEveryCore: Bool = true) throws -> [UInt8] {
-        let part = try encode(pixels, width: width, channels: channels, rows: height, endsImage: true, level: level,
-                              onEveryCore: onEveryCore)
-        return start(width: width, height: height, channels: channels) + part.bytes + end(adler: part.adler)
+        var part = try encode(pixels, width: width, channels: channels, rows: height, endsImage: true, level: level,
+                              onEveryCore: onEveryCore, prefix: start(width: width, height: height, channels: channels),
+                              room: 32)
+        part.bytes += end(adler: part.adler)
+        return part.bytes
     }
 }
