@@ -10,10 +10,11 @@ import Foundation
 /// share of the machine to other programs. Where the system refuses the nice value, the
 /// threads run at the process's own.
 ///
-/// Measured, 300 frames of 1280×720 to PNG files on two cores with llvmpipe: with encoders on
-/// Dispatch's threads at the process's priority, the frames took 1.48–1.60× the longer of
-/// rendering alone and encoding alone (spread over the cores), 1.11–1.31× the floor that the
-/// CPU work of both sets; on these threads 1.24–1.34×, and 0.93–1.00× that floor.
+/// Measured, 300 frames of 1280×720 to PNG files on two cores with llvmpipe (the same PNG
+/// writer, one run each): with encoders on Dispatch's threads at the process's priority, the
+/// frames took 1.48× and 1.60× the longer of rendering alone and encoding alone (spread over
+/// the cores), 1.11× and 1.13× the floor that the CPU work of both sets; on these threads
+/// 1.24–1.34× (three runs), 0.93–1.00× that floor.
 final class EncoderThreads: @unchecked Sendable {
     /// One thread a core, at nice 19.
     static let shared = EncoderThreads(threads: max(1, ProcessInfo.processInfo.activeProcessorCount), niceness: 19,
