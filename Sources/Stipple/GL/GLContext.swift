@@ -115,11 +115,11 @@ extension GLContext {
         nonisolated(unsafe) var result: Result<GLContext, Error>?
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
+            _ = stp_thread_set_name("stipple.context")
             _ = stp_thread_set_niceness(niceness)
             result = Result { try GLContext(platform: platform) }
             done.signal()
         }
-        thread.name = "stipple.context"
         thread.start()
         done.wait()
         return try result!.get()

@@ -1,3 +1,4 @@
+import CStipple
 import Synchronization
 import Foundation
 #if canImport(Glibc)
@@ -48,6 +49,7 @@ package final class RenderThread: SerialExecutor, @unchecked Sendable {
         // The thread keeps this object alive until it ends.
         let body = Body {
             Thread.current.name = name
+            _ = stp_thread_set_name(name)  // as the system shows it (`top`, `perf`): Foundation's name does not reach it
             do {
                 try setUp()
             } catch {

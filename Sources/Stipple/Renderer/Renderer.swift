@@ -51,7 +51,7 @@ public actor Renderer {
         let context = niceness > 0 ? try GLContext.made(niceness: niceness, platform: platform)
             : try GLContext(platform: platform)
         let thread = try RenderThread(
-            name: "stipple.render.\(Renderer.counter.next())",
+            name: "stipple-gl-\(Renderer.counter.next())",  // at most 15 bytes: the system keeps no more
             setUp: { try context.makeCurrent() },
             tearDown: { context.close() })
         // Made on the render thread: the device creates GL objects as it starts.
