@@ -56,16 +56,18 @@ static EGLDisplay get_platform_display(EGLenum platform, void *native, char *err
 }
 
 static int open_gbm(stp_egl *egl, char *err, size_t errlen) {
-    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (!has_extension(client, "EGL_KHR_platform_gbm") && !has_extension(client, "EGL_MESA_platform_gbm")) {
-        stp_say(err, errlen, "EGL has no GBM platform (EGL_KHR_platform_gbm); " STP_INSTALL_HINT);
-        return -1;
-    }
+    // The render node first: without one no EGL can help, whatever its extensions (NVIDIA's
+    // EGL in a machine without /dev/dri lacks both).
     egl->drm_fd = stp_drm_open_render_node(egl->device, sizeof egl->device);
     if (egl->drm_fd < 0) {
         stp_say(err, errlen, "the GBM platform needs a render node (/dev/dri/renderD*), and this machine has none "
             "(no GPU, or no access to it); use STIPPLE_EGL_PLATFORM=surfaceless or leave it unset");
         egl->device[0] = '\0';
+        return -1;
+    }
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (!has_extension(client, "EGL_KHR_platform_gbm") && !has_extension(client, "EGL_MESA_platform_gbm")) {
+        stp_say(err, errlen, "EGL has no GBM platform (EGL_KHR_platform_gbm); " STP_INSTALL_HINT);
         return -1;
     }
     egl->gbm = gbm_create_device(egl->drm_fd);
@@ -215,7 +217,7 @@ stp_egl *stp_egl_open(stp_platform request, char *err, size_t errlen) {
             egl->platform = STP_PLATFORM_SURFACELESS;
             rc = open_surfaceless(egl, err, errlen);
             if (rc == 0) rc = create_context(egl, err, errlen);
-            snprintf(egl->reason, sizeof egl->reason, "%s: Mesa's surfaceless platform chosen",
+            snprintf(egl->reason, sizeof egl->reason, "%s: the surfaceless platform chosen",
                      first_err[0] ? "GBM failed" : "no render node under /dev/dri");
         }
         if (rc != 0) {

@@ -30,7 +30,8 @@ package enum BenchChart {
         let width = 560, height = 360
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height * max(panels.count, 1) + 30)\" "
             + "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        svg += "<text x=\"10\" y=\"18\" font-size=\"13\">stipple bench: \(escape(report.renderer)), llvmpipe threads \(report.llvmpipeThreads)</text>\n"
+        let threads = LlvmpipeThreads.apply(to: report.renderer) ? ", llvmpipe threads \(report.llvmpipeThreads)" : ""
+        svg += "<text x=\"10\" y=\"18\" font-size=\"13\">stipple bench: \(escape(report.renderer))\(escape(threads))</text>\n"
         for (i, p) in panels.enumerated() {
             svg += "<g transform=\"translate(0,\(30 + i * height))\">\n\(p)</g>\n"
         }

@@ -82,6 +82,9 @@ package enum LlvmpipeThreads {
         return min(max(cores, 1), 16)
     }
 
+    /// True when `renderer` (GL_RENDERER) is llvmpipe: the only driver whose threads these are.
+    package static func apply(to renderer: String) -> Bool { renderer.hasPrefix("llvmpipe") }
+
     /// `2 (one a core, the default)` or `4 (LP_NUM_THREADS=4)`.
     package static func describe(environment: [String: String] = ProcessInfo.processInfo.environment,
                                 cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String {

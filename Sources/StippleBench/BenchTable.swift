@@ -4,8 +4,9 @@ import Foundation
 /// The report as a plain table for people, one block a scenario.
 package enum BenchTable {
     package static func render(_ report: BenchReport) -> String {
+        let threads = LlvmpipeThreads.apply(to: report.renderer) ? "llvmpipe threads: \(report.llvmpipeThreads), " : ""
         var out = "stipple bench: \(report.renderer) (\(report.platform)), \(report.glVersion), "
-            + "llvmpipe threads: \(report.llvmpipeThreads), \(report.cores) cores, \(report.date)\n"
+            + "\(threads)\(report.cores) cores, \(report.date)\n"
         if let command = report.command, let seconds = report.seconds {
             out += "command: \(command); the whole run took \(Int(seconds) / 60) min \(Int(seconds) % 60) s\n"
         }

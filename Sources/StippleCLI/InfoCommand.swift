@@ -13,7 +13,9 @@ struct InfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let info = try makeRenderer().info
-        let threads = LlvmpipeThreads.describe()
+        // LP_NUM_THREADS means nothing to another driver (softpipe, a GPU's).
+        let llvmpipe = LlvmpipeThreads.apply(to: info.glRenderer)
+        let threads = llvmpipe ? LlvmpipeThreads.describe() : "none (the renderer is not llvmpipe)"
         let fields: [(String, String)] = [
             ("stipple", StippleVersion.string),
             ("platform", info.platform.rawValue),
@@ -31,7 +33,7 @@ struct InfoCommand: AsyncParsableCommand {
         ]
         if json {
             let object: [String: Any] = [
-                "version": StippleVersion.string, "llvmpipeThreads": LlvmpipeThreads.count(),
+                "version": StippleVersion.string, "llvmpipeThreads": llvmpipe ? LlvmpipeThreads.count() as Any : NSNull(),
                 "platform": info.platform.rawValue, "platformReason": info.platformReason,
                 "eglVersion": info.eglVersion, "eglVendor": info.eglVendor, "device": info.device,
                 "vendor": info.glVendor, "renderer": info.glRenderer, "glVersion": info.glVersion,
