@@ -1,6 +1,7 @@
 // CStipple: the C shim under Stipple. EGL bring-up, GL error names, PNG on libpng, the
 // video compositor's and the stroke layers' inner loops in AVX2, line-buffered stdout for
-// the command line, and a thread's scheduling priority.
+// the command line, a thread's scheduling priority, and the frame planner's pass over a
+// batch's stamps.
 // (The benchmark's C peers live in CStippleBench, which no application links.)
 // Small, flat C, one concern a file; every function is prefixed stp_.
 #ifndef CSTIPPLE_H
@@ -24,5 +25,6 @@
 #include "stp_stdio.h"
 #include "stp_thread.h"
 #include "stp_heap.h"
+#include "stp_stamps.h"
 
 #endif

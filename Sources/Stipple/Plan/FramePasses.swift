@@ -31,7 +31,9 @@ struct FramePasses: Equatable {
         if let s = start { passes.append(.stamps(s..<i)) }
     }
 
-    init(_ batches: [StampBatch]) { self.init(modes: batches.lazy.map(\.mode)) }
+    // By index: a lazy map over the batches copies each one (a retain and a release of
+    // every field it holds) to read its mode.
+    init(_ batches: [StampBatch]) { self.init(modes: batches.indices.lazy.map { batches[$0].mode }) }
 
     /// True when some entry is a stroke layer: the frame reads its own canvas.
     var hasLayers: Bool { passes.contains { if case .layer = $0 { return true } else { return false } } }

@@ -136,6 +136,34 @@ struct StampBounds: Equatable {
     }
 }
 
+/// What a frame needs to know of a batch's stamps, read in one pass (`stp_stamp_extent_of`):
+/// their bounds, and their ages' range for `LiveStamps.allLive`.
+struct StampExtent {
+    let count: Int
+    let bounds: StampBounds
+    let minAge: Float, maxAge: Float
+    /// Some age is NaN (such a stamp is never drawn).
+    let nanAge: Bool
+
+    init(_ stamps: UnsafeBufferPointer<SketchPoint>) {
+        var e = stp_stamp_extent()
+        if let base = stamps.baseAddress {
+            stp_stamp_extent_of(UnsafeRawPointer(base).assumingMemoryBound(to: stp_sketch_point.self), stamps.count, &e)
+        } else {
+            stp_stamp_extent_of(nil, 0, &e)
+        }
+        count = stamps.count
+        // The C pass leaves NaN out as StampBounds.add does; a radius below 0 counts as 0.
+        var b = StampBounds()
+        b.minX = e.min.0; b.minY = e.min.1
+        b.maxX = e.max.0; b.maxY = e.max.1
+        b.maxRadius = max(0, e.max.2)
+        bounds = b
+        minAge = e.min.3; maxAge = e.max.3
+        nanAge = e.nan_age != 0
+    }
+}
+
 /// A layer's stamps in runs of `size`, with each run's bounds: a box far from a run skips
 /// its stamps unseen (`LayerView.window(touching:…)`).
 struct StampBlocks {
@@ -168,26 +196,32 @@ extension FramePlanner {
     /// `ageOffset` are packed into `plan.stamps`, in draw order, keeping their ages.
     func planImmediate(_ batches: [StampBatch], into plan: inout FramePlan) {
         plan.sources = [.immediate]
-        let anyRotation = batches.contains { $0.rotations != nil }
+        // Batches are read in place, by index: `for batch in batches` (or `contains`, or a
+        // lazy map) copies each one, a retain and a release of every field it holds.
+        let anyRotation = batches.indices.contains { batches[$0].rotations != nil }
         plan.rotations = anyRotation ? [] : nil
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(batches.count)
-        for batch in batches {
-            plan.brushes.append(BrushRef(key: batch.brushKey, brush: batch.brush))
+        // Each batch's bounds where its stamps all go into the plan as they are (else the
+        // bounds of those selected are taken below).
+        var known: [StampBounds?] = []
+        known.reserveCapacity(batches.count)
+        for b in batches.indices {
+            plan.brushes.append(BrushRef(key: batches[b].brushKey, brush: batches[b].brush))
             let start = plan.stamps.count
-            let allLive = batch.stamps.withUnsafeBufferPointer {
-                LiveStamps.allLive($0, offset: ageOffset, effects: effects)
-            }
+            let extent = batches[b].stamps.withUnsafeBufferPointer { StampExtent($0) }
+            let allLive = LiveStamps.allLive(extent, offset: ageOffset, effects: effects)
+            known.append(allLive ? extent.bounds : nil)
             if allLive && batches.count == 1 && !anyRotation {
                 // The common case: the caller's array is the buffer (no copy on the CPU).
-                plan.stamps = batch.stamps
+                plan.stamps = batches[b].stamps
                 plan.stampsBorrowed = true
             } else if allLive {
-                plan.stamps.append(contentsOf: batch.stamps)
-                if anyRotation { plan.rotations!.append(contentsOf: batch.rotations ?? .init(repeating: 0, count: batch.stamps.count)) }
+                plan.stamps.append(contentsOf: batches[b].stamps)
+                if anyRotation { plan.rotations!.append(contentsOf: batches[b].rotations ?? .init(repeating: 0, count: batches[b].stamps.count)) }
             } else {
-                _ = batch.stamps.withUnsafeBufferPointer { stamps in
-                    if let r = batch.rotations {
+                _ = batches[b].stamps.withUnsafeBufferPointer { stamps in
+                    if let r = batches[b].rotations {
                         r.withUnsafeBufferPointer { rot in
                             LiveStamps.select(stamps, rotations: rot, offset: ageOffset, effects: effects, rebase: false,
                                               into: &plan.stamps, rotations: &plan.rotations)
@@ -205,9 +239,7 @@ extension FramePlanner {
             rotations.withUnsafeBufferPointer { rot in
                 for (index, range) in ranges.enumerated() {
                     let slice = UnsafeBufferPointer(rebasing: all[range])
-                    var bounds = StampBounds()
-                    for p in slice { bounds.add(p) }
-                    if pointsSuffice(for: bounds) {
+                    if pointsSuffice(for: known[index] ?? StampExtent(slice).bounds) {
                         // Nothing here can need a quad: one run, no look at each stamp.
                         planAllPoints(batch: index, source: 0, first: range.lowerBound, count: range.count,
                                       runs: &plan.runs)

@@ -21,9 +21,12 @@ enum LiveStamps {
         return out.count - before
     }
 
-    /// True when every stamp is live at `offset`.
-    static func allLive(_ stamps: UnsafeBufferPointer<SketchPoint>, offset: Float, effects: AgeEffects) -> Bool {
-        !stamps.contains { !effects.isLive(age: $0.age + offset) }
+    /// True when every stamp of `extent` is live at `offset`. The live ages are one interval,
+    /// and adding the offset keeps ages in order (rounding is monotonic), so the least and
+    /// the greatest age decide for all; a NaN age is never live.
+    static func allLive(_ extent: StampExtent, offset: Float, effects: AgeEffects) -> Bool {
+        extent.count == 0 || (!extent.nanAge && effects.isLive(age: extent.minAge + offset)
+                                  && effects.isLive(age: extent.maxAge + offset))
     }
 
     /// A batch's stamps live at frame `n`, ages as at that frame: the live vertex buffer of
