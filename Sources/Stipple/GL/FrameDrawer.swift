@@ -63,8 +63,9 @@ final class FrameDrawer {
         // Stamps that turn their brush are drawn by a program that can turn it; the others
         // by one that samples the brush once (the same pixels).
         let quadsTurn = plan.quads.contains { $0.rotation != 0 }
+        let sourcesTurn = sources.map { $0.rotations != nil }
         func key(_ run: DrawRun) -> ProgramKey {
-            ProgramKey(primitive: run.primitive, turns: run.primitive == .quads ? quadsTurn : sources[run.source].rotations != nil)
+            ProgramKey(primitive: run.primitive, turns: run.primitive == .quads ? quadsTurn : sourcesTurn[run.source])
         }
         var used: Set<ProgramKey> = [], previous: ProgramKey?
         for run in plan.runs {
