@@ -139,7 +139,8 @@ struct BenchCommand: AsyncParsableCommand {
         report.command = (["stipple"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         report.quick = quick
-        report.llvmpipeThreads = LlvmpipeThreads.describe()
+        report.llvmpipeThreads = LlvmpipeThreads.apply(to: report.renderer)
+            ? LlvmpipeThreads.describe() : "none (the renderer is not llvmpipe)"
         if json {
             print(String(decoding: try BenchReport.jsonEncoder().encode(report), as: UTF8.self))
         } else {

@@ -121,4 +121,22 @@ final class CLIToolsTests: XCTestCase {
         XCTAssertEqual(object["version"] as? String, StippleVersion.string)
         XCTAssertNotNil(object["llvmpipeThreads"] as? Int)
     }
+
+    /// LP_NUM_THREADS is llvmpipe's alone: on another driver (softpipe here, a GPU's elsewhere)
+    /// `info` and the bench's header do not claim llvmpipe threads.
+    func testLlvmpipeThreadsOnlyWhereLlvmpipeRenders() throws {
+        let softpipe = ["GALLIUM_DRIVER": "softpipe"]
+        let text = try TestSupport.stipple(["info"], environment: softpipe)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        try XCTSkipUnless(text.stdout.contains("renderer          softpipe"), "softpipe is not installed: \(text.stdout)")
+        XCTAssertTrue(text.stdout.contains("llvmpipe threads  none (the renderer is not llvmpipe)\n"), text.stdout)
+        let json = try TestSupport.stipple(["info", "--json"], environment: softpipe)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertTrue(object["llvmpipeThreads"] is NSNull, json.stdout)
+        let bench = try TestSupport.stipple(["bench", "--quick", "--scenario", "upload"], environment: softpipe)
+        XCTAssertEqual(bench.status, 0, bench.stderr)
+        let header = String(bench.stdout.split(separator: "\n").first ?? "")
+        XCTAssertTrue(header.hasPrefix("stipple bench: softpipe"), header)
+        XCTAssertFalse(header.contains("llvmpipe threads"), header)
+    }
 }
