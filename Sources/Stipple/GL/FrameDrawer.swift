@@ -47,11 +47,15 @@ final class FrameDrawer {
             plan.rotations?.withUnsafeBufferPointer { rotationBuffer.upload(gl, $0, write: bufferWrite) }
         }
         if !plan.quads.isEmpty { plan.quads.withUnsafeBufferPointer { quadBuffer.upload(gl, $0, write: bufferWrite) } }
-        let sources = plan.sources.map { source -> PointBuffers in
+        // Each point source's buffers, and whether its stamps turn their brush (read once a
+        // frame, not once a run).
+        let sources = plan.sources.map { source -> (buffers: PointBuffers, turns: Bool) in
+            let buffers: PointBuffers
             switch source {
-            case .immediate: return PointBuffers(stamps: pointBuffer, rotations: plan.rotations == nil ? nil : rotationBuffer)
-            case let .layer(n): return layers[n]
+            case .immediate: buffers = PointBuffers(stamps: pointBuffer, rotations: plan.rotations == nil ? nil : rotationBuffer)
+            case let .layer(n): buffers = layers[n]
             }
+            return (buffers, buffers.rotations != nil)
         }
         // Each batch's texture, looked up once a frame rather than once a run.
         textureIDs.removeAll(keepingCapacity: true)
@@ -63,9 +67,8 @@ final class FrameDrawer {
         // Stamps that turn their brush are drawn by a program that can turn it; the others
         // by one that samples the brush once (the same pixels).
         let quadsTurn = plan.quads.contains { $0.rotation != 0 }
-        let sourcesTurn = sources.map { $0.rotations != nil }
         func key(_ run: DrawRun) -> ProgramKey {
-            ProgramKey(primitive: run.primitive, turns: run.primitive == .quads ? quadsTurn : sourcesTurn[run.source])
+            ProgramKey(primitive: run.primitive, turns: run.primitive == .quads ? quadsTurn : sources[run.source].turns)
         }
         var used: Set<ProgramKey> = [], previous: ProgramKey?
         for run in plan.runs {
@@ -82,7 +85,7 @@ final class FrameDrawer {
             if bound == nil || bound! != want {
                 try gl.useProgram(program(want.0).id)
                 switch run.primitive {
-                case .points: bindPoints(sources[run.source])
+                case .points: bindPoints(sources[run.source].buffers)
                 case .quads: bindQuads()
                 }
                 bound = want

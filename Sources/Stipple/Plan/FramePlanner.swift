@@ -200,18 +200,15 @@ extension FramePlanner {
         // lazy map) copies each one, a retain and a release of every field it holds.
         let anyRotation = batches.indices.contains { batches[$0].rotations != nil }
         plan.rotations = anyRotation ? [] : nil
-        var ranges: [Range<Int>] = []
+        // Each batch's stamps in the plan, and their bounds where they all went in as they are
+        // (else the bounds of those selected are taken below).
+        var ranges: [(range: Range<Int>, bounds: StampBounds?)] = []
         ranges.reserveCapacity(batches.count)
-        // Each batch's bounds where its stamps all go into the plan as they are (else the
-        // bounds of those selected are taken below).
-        var known: [StampBounds?] = []
-        known.reserveCapacity(batches.count)
         for b in batches.indices {
             plan.brushes.append(BrushRef(key: batches[b].brushKey, brush: batches[b].brush))
             let start = plan.stamps.count
             let extent = batches[b].stamps.withUnsafeBufferPointer { StampExtent($0) }
             let allLive = LiveStamps.allLive(extent, offset: ageOffset, effects: effects)
-            known.append(allLive ? extent.bounds : nil)
             if allLive && batches.count == 1 && !anyRotation {
                 // The common case: the caller's array is the buffer (no copy on the CPU).
                 plan.stamps = batches[b].stamps
@@ -232,14 +229,14 @@ extension FramePlanner {
                     }
                 }
             }
-            ranges.append(start..<plan.stamps.count)
+            ranges.append((start..<plan.stamps.count, allLive ? extent.bounds : nil))
         }
         let rotations = plan.rotations ?? []
         plan.stamps.withUnsafeBufferPointer { all in
             rotations.withUnsafeBufferPointer { rot in
-                for (index, range) in ranges.enumerated() {
+                for (index, (range, known)) in ranges.enumerated() {
                     let slice = UnsafeBufferPointer(rebasing: all[range])
-                    if pointsSuffice(for: known[index] ?? StampExtent(slice).bounds) {
+                    if pointsSuffice(for: known ?? StampExtent(slice).bounds) {
                         // Nothing here can need a quad: one run, no look at each stamp.
                         planAllPoints(batch: index, source: 0, first: range.lowerBound, count: range.count,
                                       runs: &plan.runs)
