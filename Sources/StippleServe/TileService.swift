@@ -142,8 +142,11 @@ package actor TileService {
     /// Renders waiting for a slot, and renders running.
     package var queued: Int { get async { await slots.queued + previewSlots.queued } }
     package var running: Int { get async { await slots.active + previewSlots.active } }
-    /// Renders begun so far.
+    /// Renders begun so far (given a slot; one whose claims all end before it is marked
+    /// started is still dropped).
     package var begun: Int { get async { await slots.started + previewSlots.started } }
+    /// Jobs marked started: past the point where a change of view drops them.
+    package var committed: Int { claims.current.values.filter(\.started).count }
 
     /// The PNG of tile `key` for `client`: from the cache, or from the job already drawing
     /// it, or from a new one. Throws `CancellationError` when the tile's job was dropped.
