@@ -117,13 +117,23 @@ final class Framebuffer {
         }
     }
 
-    /// The canvas as premultiplied 8-bit RGBA, rows top to bottom, written into `out`.
-    func read(_ gl: GL, into out: inout [UInt8]) {
+    /// The canvas as premultiplied 8-bit RGBA, rows top to bottom, in a new array: GL's rows
+    /// are read into a buffer kept with the target and copied once, turned, into an array the
+    /// caller owns alone (one it may change in place, or keep, without a copy).
+    func read(_ gl: GL) -> [UInt8] {
         precondition(format == .rgba, "an RGBA target")
-        if readBuffer.count != width * height * 4 { readBuffer = [UInt8](repeating: 0, count: width * height * 4) }
+        let row = width * 4, rows = height
+        if readBuffer.count != row * rows { readBuffer = [UInt8](repeating: 0, count: row * rows) }
         readBuffer.withUnsafeMutableBytes { read(gl, into: $0) }
-        if out.count != readBuffer.count { out = [UInt8](repeating: 0, count: readBuffer.count) }
-        Framebuffer.flipRows(readBuffer, into: &out, width: width, height: height)
+        return [UInt8](unsafeUninitializedCapacity: row * rows) { out, count in
+            readBuffer.withUnsafeBytes { src in
+                for y in 0..<rows {
+                    (out.baseAddress! + y * row).initialize(from: src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                                                               + (rows - 1 - y) * row, count: row)
+                }
+            }
+            count = row * rows
+        }
     }
 
     /// Rows `rows` of the canvas (row 0 at the bottom, GL's order) as premultiplied 8-bit

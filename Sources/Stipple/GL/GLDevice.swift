@@ -20,7 +20,6 @@ final class GLDevice {
     private(set) lazy var inkLines = InkLineDrawer(gl: gl)
     /// The target frames are drawn into, kept while the canvas size stays the same.
     private(set) var frameTarget: Framebuffer?
-    private var readback: [UInt8] = []
     /// The target tiles are drawn into (see GLDevice+Tiles), kept while the tile size stays.
     var tileTarget: Framebuffer?
     var tileReadback: [UInt8] = []
@@ -120,9 +119,9 @@ final class GLDevice {
     /// Reads a target back: premultiplied RGBA, rows top to bottom.
     func read(_ target: Framebuffer) throws -> [UInt8] {
         target.bind(gl)
-        target.read(gl, into: &readback)
+        let pixels = target.read(gl)
         try gl.checkError("reading back the frame")
-        return readback
+        return pixels
     }
 
     /// Reads rows of a target back (row 0 at the bottom, GL's order) into a new buffer,

@@ -64,7 +64,19 @@ public struct Image: Equatable, Sendable {
     /// as they are.
     static func unpremultiply(_ pixels: inout [UInt8]) {
         pixels.withUnsafeMutableBufferPointer { px in
+            guard let base = px.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            // Four pixels' alphas tested at once: runs of opaque pixels are passed over.
+            let alphas: UInt64 = 0xFF00_0000_FF00_0000
             var i = 0
+            while i + 16 <= px.count {
+                let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                if a & b & alphas != alphas {
+                    for k in stride(from: i, to: i + 16, by: 4) where px[k + 3] != 255 { unpremultiply(px, at: k) }
+                }
+                i += 16
+            }
             while i + 4 <= px.count {
                 if px[i + 3] != 255 { unpremultiply(px, at: i) }
                 i += 4
