@@ -107,4 +107,28 @@ final class RendererTests: XCTestCase {
         let image = try await Renderer().render(canvas: Canvas(width: 8, height: 4, background: .image(background)), batches: [])
         XCTAssertEqual(image, background)
     }
+
+    /// One renderer keeps the last background image made ready for a target: frames over
+    /// other images of the same size, over a changed copy, and over the first again each
+    /// come out over their own image (as a new renderer draws them).
+    func testEachFrameStartsFromItsOwnBackgroundImage() async throws {
+        func image(_ seed: Int) -> Image {
+            var px = [UInt8]()
+            for i in 0..<(16 * 9) { px += [UInt8((i * 7 + seed) % 256), UInt8((i * 13 + seed * 3) % 256), UInt8(i * 29 % 256), 255] }
+            return Image(width: 16, height: 9, pixels: px)
+        }
+        let a = image(1), b = image(2)
+        var changed = a
+        changed.pixels[5 * 4] ^= 0x40  // one pixel of a copy of a
+        let stamps = [SketchPoint(x: 8, y: 4.5, radius: 3, age: 0, dissolveAngle: 0, red: 0.2, green: 0.4, blue: 1, alpha: 0.5)]
+        let renderer = try Renderer()
+        for (k, background) in [a, b, changed, a, a, b].enumerated() {
+            let canvas = Canvas(width: 16, height: 9, background: .image(background))
+            let batch = StampBatch(brushKey: "soft", brush: .builtin(.softRound, size: 16), stamps: stamps)
+            let kept = try await renderer.render(canvas: canvas, batches: [batch])
+            let fresh = try await Renderer().render(canvas: canvas, batches: [batch])
+            XCTAssertTrue(kept == fresh, "frame \(k) is not what a new renderer draws over its background")
+            XCTAssertEqual(Array(kept.pixels[0..<16]), Array(background.pixels[0..<16]), "frame \(k): the background's first pixels")
+        }
+    }
 }

@@ -102,16 +102,15 @@ final class Framebuffer {
         bind(gl)
     }
 
-    /// Replaces the canvas with a premultiplied image (rows top to bottom); the band is
-    /// cleared to transparent (it is never read).
-    func upload(_ gl: GL, premultipliedTopDown pixels: [UInt8]) {
+    /// Replaces the canvas with a premultiplied image, rows bottom to top (GL's order); the
+    /// band is cleared to transparent (it is never read).
+    func upload(_ gl: GL, premultipliedBottomUp pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "the canvas's pixels")
         bind(gl)
         gl.clear(red: 0, green: 0, blue: 0, alpha: 0)
-        var flipped = [UInt8](repeating: 0, count: pixels.count)
-        Framebuffer.flipRows(pixels, into: &flipped, width: width, height: height)
         gl.bindTexture(texture)
         gl.pixelStore(GLenum(GL_UNPACK_ALIGNMENT), 4)
-        flipped.withUnsafeBytes { raw in
+        pixels.withUnsafeBytes { raw in
             gl.texSubImage2D(x: guardBand, y: guardBand, width: width, height: height, format: GLenum(GL_RGBA),
                              pixels: raw.baseAddress!, bytes: raw.count)
         }

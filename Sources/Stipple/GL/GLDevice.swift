@@ -102,7 +102,7 @@ final class GLDevice {
         case let .color(r, g, b, a):
             target.fill(gl, red: Float(r) / 255, green: Float(g) / 255, blue: Float(b) / 255, alpha: Float(a) / 255)
         case let .pixels(premultiplied):
-            target.upload(gl, premultipliedTopDown: premultiplied)
+            target.upload(gl, premultipliedBottomUp: premultiplied)
         case let .copy(source):
             target.copy(gl, from: source)
         }
@@ -167,7 +167,7 @@ final class GLDevice {
 enum TargetFill {
     /// A premultiplied 8-bit colour.
     case color(UInt8, UInt8, UInt8, UInt8)
-    /// A premultiplied RGBA image of the canvas's size, rows top to bottom.
+    /// A premultiplied RGBA image of the canvas's size, rows bottom to top.
     case pixels([UInt8])
     /// An exact copy of another target of the same size.
     case copy(Framebuffer)

@@ -30,6 +30,8 @@ public actor Renderer {
     var switches = DrawingSwitches()
     /// Video sketches kept between frames (see `KeptSketch`), by id.
     var keptSketches: [Int: KeptSketch.State] = [:]
+    /// The last background image's rows as a target takes them, for the next frame over it.
+    var background = BackgroundRows()
 
     /// The renderer's own render thread: every method runs there, with its GL context current.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
@@ -174,7 +176,10 @@ public actor Renderer {
             return .color(r, g, b, a)
         case let .image(image):
             try checkBackground(image, fits: canvas)
-            return .pixels(image.premultiplied())
+            if let kept = background.rows(for: image) { return .pixels(kept) }
+            let rows = BackgroundRows.bottomUp(image)
+            background.keep(rows, for: image)
+            return .pixels(rows)
         case let .surface(id):
             let s = try surface(id)
             guard s.width == canvas.width, s.height == canvas.height else {
@@ -182,6 +187,33 @@ public actor Renderer {
             }
             return .copy(s)
         }
+    }
+}
+
+/// A background image premultiplied, rows bottom to top (as a target is filled), kept for
+/// the frames after: a sequence of frames over one image premultiplies and turns it once,
+/// not every frame. One image is kept, up to `maxBytes`; a larger one is made each time
+/// rather than held beside the image for the renderer's life.
+struct BackgroundRows: Sendable {
+    static let maxBytes = 64 << 20
+    private var kept: (image: Image, rows: [UInt8])?
+
+    /// The rows made for `image`, when it is the one kept (the same storage answers at once;
+    /// other pixels are compared).
+    func rows(for image: Image) -> [UInt8]? {
+        guard let kept, kept.image == image else { return nil }
+        return kept.rows
+    }
+
+    mutating func keep(_ rows: [UInt8], for image: Image) {
+        kept = rows.count <= BackgroundRows.maxBytes ? (image, rows) : nil
+    }
+
+    /// `image` premultiplied (as `Image.premultiplied()`), rows bottom to top.
+    static func bottomUp(_ image: Image) -> [UInt8] {
+        var rows = [UInt8](repeating: 0, count: image.pixels.count)
+        Framebuffer.flipRows(image.premultiplied(), into: &rows, width: image.width, height: image.height)
+        return rows
     }
 }
 
