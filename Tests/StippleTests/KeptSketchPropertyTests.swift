@@ -6,7 +6,7 @@ import XCTest
 /// frames; the video it writes is the full redraw's, byte for byte: random scripts, stamps
 /// that never age and stamps that dissolve, strokes born across the video, stamps born out
 /// of order, undo, redo and clear as entries and as live events, live strokes, odd sizes,
-/// 4:2:0 and 4:4:4.
+/// 4:2:0 and 4:4:4; sketches drawn one, two or three frames ahead of the frame composited.
 final class KeptSketchPropertyTests: XCTestCase {
     /// `outOfOrder`: an entry of raw stamps born out of order among the strokes.
     private func script(seed: UInt64, maxAge: Int, sessions: Bool, width: Int, height: Int, outOfOrder: Bool = true) -> String {
@@ -67,10 +67,11 @@ final class KeptSketchPropertyTests: XCTestCase {
     private var boxedFrames = 0, wholeFrames = 0, appendedFrames = 0
 
     private func bake(_ loaded: Script, _ header: Y4MHeader, input: String, output: String, events: String?,
-                      keep: Bool) async throws -> [UInt8] {
+                      keep: Bool, ahead: Int) async throws -> [UInt8] {
         let renderer = try Renderer()
         let bake = try VideoBake(scene: try Scene(script: loaded), header: header, renderer: renderer)
         bake.keepsSketch = keep
+        bake.sketchesAhead = ahead
         let live = try events.map { try LiveStrokes(events: try EventStream(path: $0, script: loaded), script: loaded, renderer: renderer) }
         let reader = try Y4MReader(path: input)
         let writer = try Y4MWriter(path: output, header: header)
@@ -120,10 +121,12 @@ final class KeptSketchPropertyTests: XCTestCase {
                 try events(seed: seed, width: w, height: h).write(toFile: eventsPath!, atomically: true, encoding: .utf8)
             }
             let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
+            // Kept, with sketches drawn two (the default) or three frames ahead; the full redraw
+            // drawn one frame ahead, each sketch started when the last was taken.
             let kept = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("k\(seed).y4m").path,
-                                      events: eventsPath, keep: true)
+                                      events: eventsPath, keep: true, ahead: seed % 3 == 0 ? 3 : 2)
             let full = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("f\(seed).y4m").path,
-                                      events: eventsPath, keep: false)
+                                      events: eventsPath, keep: false, ahead: 1)
             XCTAssertEqual(kept.count, full.count)
             let first = kept.indices.first { kept[$0] != full[$0] }
             XCTAssertNil(first, "seed \(seed), maxAge \(maxAge), sessions \(sessions), live \(live), \(w)×\(h): "

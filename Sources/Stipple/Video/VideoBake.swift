@@ -105,6 +105,11 @@ public final class VideoBake {
 
     package typealias BeforeFrame = @Sendable (Int) async throws -> LiveFrame
 
+    /// How many frames' sketches are drawn ahead of the frame being composited (at least 1):
+    /// with 2, the renderer starts a sketch as soon as it finishes the one before, instead
+    /// of when this thread takes that one. The same bytes either way.
+    package var sketchesAhead = 2
+
     /// Reads every frame from `reader`, composites the sketch and writes it to `writer`.
     /// `extraLayers`, called before each frame's sketch is drawn, returns layers drawn after
     /// the script's (live strokes). `progress` gets the frames written so far. Returns the
@@ -156,8 +161,12 @@ public final class VideoBake {
         var planes = kept.map { _ in SketchPlanes(header: header, conversion: conversion) }
         // A frame's sketch: what changed in the kept one, or the whole frame drawn again.
         enum Sketch: Sendable { case changed(SketchUpdate), whole([UInt8]?) }
-        func sketch(_ n: Int) -> Task<Sketch, Error> {
+        // Frame n's sketch is drawn once frame n − 1's is done (the kept sketch changes in
+        // order, and live events are asked for in order), however far ahead of the frames
+        // being composited it runs.
+        func sketch(_ n: Int, after previous: Task<Sketch, Error>?) -> Task<Sketch, Error> {
             Task {
+                _ = try? await previous?.value
                 guard modes == nil else { return .whole(nil) }
                 let live = try await extraLayers?(n) ?? LiveFrame()
                 // The undo, redo and clear entries (the script's, then live ones) choose the
@@ -176,7 +185,13 @@ public final class VideoBake {
         var frame = Y4MFrame(header: reader.header)
         var n = first
         timings = BakeTimings()
-        var next = sketch(first)
+        // The sketches drawn ahead, oldest first: the renderer draws the next one while this
+        // thread composites, writes and reads (its work between two frames is more than one
+        // sketch's wait on the driver).
+        let depth = max(1, sketchesAhead)
+        var sketches = [sketch(first, after: nil)]
+        for k in 1..<depth where first <= last - k { sketches.append(sketch(first + k, after: sketches.last)) }
+        func finishAhead() async { for task in sketches { _ = try? await task.value } }
         var clock = DispatchTime.now().uptimeNanoseconds
         func lap(_ phase: WritableKeyPath<BakeTimings, Double>) {
             let t = DispatchTime.now().uptimeNanoseconds
@@ -186,9 +201,10 @@ public final class VideoBake {
         do {
             while n <= last, try reader.read(into: &frame) {
                 lap(\.read)
-                let sketched = try await next.value
+                let sketched = try await sketches.removeFirst().value
                 lap(\.waitingForRenderer)
-                next = sketch(n + 1)
+                // Frames n + 1 … n + depth − 1 are drawing, or drawn: the next one after them.
+                if n <= last - depth { sketches.append(sketch(n + depth, after: sketches.last)) }
                 if let modes {
                     // Stroke layers read the frame: the shown entries and live strokes drawn over it.
                     let live = try await extraLayers?(n) ?? LiveFrame()
@@ -222,14 +238,14 @@ public final class VideoBake {
                 progress(n - first)
             }
         } catch {
-            // The next sketch may be drawing: let it finish before the error ends the process
+            // The next sketches may be drawing: let them finish before the error ends the process
             // (exiting while the render thread is inside the driver can crash in its teardown).
-            _ = try? await next.value
+            await finishAhead()
             if let kept { await renderer.endKept(kept) }
             await modes?.finish()
             throw error
         }
-        _ = try? await next.value
+        await finishAhead()
         if let kept { await renderer.endKept(kept) }
         await modes?.finish()
         framesComposedOnCPU = modes?.compositor.frames ?? 0
