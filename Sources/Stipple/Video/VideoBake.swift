@@ -10,7 +10,8 @@ import Foundation
 /// and blended as they are (`PlaneCompositor`).
 ///
 /// Frames stream: one frame is read, composited and written while the renderer draws the
-/// next sketch on its own thread, so memory stays a few frames however long the video.
+/// next sketches on its own thread (`sketchesAhead`), so memory stays a few frames however
+/// long the video.
 ///
 /// Not `Sendable`: its settings and timings are unlocked state, so a bake stays with the
 /// task that made it (the compiler holds every use to that).
