@@ -76,11 +76,11 @@ struct DrawingModel: Sendable {
 
     /// The stamps of a stroke drawn live, laid from its samples as when it was drawn.
     private func batch(of stroke: LiveStroke) -> StampBatch {
-        let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.start.style, fps: script.touchRate,
-                                          seed: script.seed, strokeIndex: stroke.index)
-        let turned = stamps.contains { $0.rotation != 0 }
-        return StampBatch(brushKey: stroke.brushKey, brush: brushes[stroke.start.brush]!.brush, stamps: stamps.map(\.point),
-                          rotations: turned ? stamps.map(\.rotation) : nil)
+        let (points, rotations) = MadeStamps.split(StrokeBuilder.stamps(for: stroke.samples, style: stroke.start.style,
+                                                                         fps: script.touchRate, seed: script.seed,
+                                                                         strokeIndex: stroke.index))
+        return StampBatch(brushKey: stroke.brushKey, brush: brushes[stroke.start.brush]!.brush, stamps: points,
+                          rotations: rotations)
     }
 
     /// Entry `i`'s stamps.

@@ -44,12 +44,14 @@ public struct Scene: Sendable {
             guard let stroke = entry.stroke else {
                 return StampBatch(brushKey: b.key, brush: b.brush, stamps: entry.stamps).withMode(entry, index: index, fps: script.fps)
             }
-            // A stroke becomes stamps here (docs/reference.md §6), ages as at frame 0.
-            let stamps = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.touchRate,
-                                              seed: script.seed, strokeIndex: stroke.index)
-            let turned = stamps.contains { $0.rotation != 0 }
-            return StampBatch(brushKey: b.key, brush: b.brush, stamps: stamps.map(\.point),
-                              rotations: turned ? stamps.map(\.rotation) : nil).withMode(entry, index: index, fps: script.fps)
+            // A stroke becomes stamps here (docs/reference.md §6), ages as at frame 0: those the
+            // decoder made, when the stroke, rate and seed are still theirs.
+            let (points, rotations) = entry.made.flatMap { made in
+                made.matches(stroke, fps: script.touchRate, seed: script.seed) ? (made.points, made.rotations) : nil
+            } ?? MadeStamps.split(StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.touchRate,
+                                                       seed: script.seed, strokeIndex: stroke.index))
+            return StampBatch(brushKey: b.key, brush: b.brush, stamps: points,
+                              rotations: rotations).withMode(entry, index: index, fps: script.fps)
         }
         canvas = Canvas(width: script.canvas.width, height: script.canvas.height, background: background)
         effects = AgeEffects(maxAge: script.maxAge, dissolveDistance: script.dissolveDistance,

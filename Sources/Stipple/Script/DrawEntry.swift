@@ -20,6 +20,8 @@ public struct DrawEntry: Sendable {
         }
     }
     private var stampsMode: StrokeMode?
+    /// The stroke's stamps, made when the script was read (nil for stamps, or when not made).
+    package var made: MadeStamps?
 
     /// A `stamps` entry drawing `stamps` with the brush named `brush`; `location` is where the
     /// script writes it and `source` the `.sketchpoints` file its stamps came from, if any.

@@ -3,11 +3,12 @@
 extension ScriptDecoder {
     /// Counts the stamps a stroke makes (without making them) against the script's limits.
     mutating func checkStampBudget(of stroke: StrokeSpec, script: Script, entry: JSONValue,
-                                           what: String) throws(InputError) {
-        let count = StrokeBuilder.count(for: stroke.samples, style: stroke.style, fps: script.fps,
-                                        seed: script.seed, strokeIndex: stroke.index,
-                                        madeLimit: Limits.maxStampsPerScript - stampTotal,
-                                        walkLimit: Limits.maxStrokeWalkPerScript - walkTotal)
+                                           what: String) throws(InputError) -> MadeStamps {
+        // The stamps are made in the same walk that counts them, and kept for the scene.
+        let (count, stamps) = StrokeBuilder.stamps(for: stroke.samples, style: stroke.style, fps: script.touchRate,
+                                                   seed: script.seed, strokeIndex: stroke.index,
+                                                   madeLimit: Limits.maxStampsPerScript - stampTotal,
+                                                   walkLimit: Limits.maxStrokeWalkPerScript - walkTotal)
         if count.overLimit {
             if count.made > Limits.maxStampsPerScript - stampTotal {
                 throw fail(entry.location, "the stroke in \(what) makes more than \(count.made) stamps that can touch the canvas, "
@@ -28,5 +29,6 @@ extension ScriptDecoder {
         }
         stampTotal += count.made
         walkTotal += count.walked
+        return MadeStamps(stroke: stroke, fps: script.touchRate, seed: script.seed, stamps: stamps ?? [])
     }
 }

@@ -207,8 +207,10 @@ struct ScriptDecoder: JSONReading {
             stroke.style.cull = StrokeCull(width: Double(script.canvas.width), height: Double(script.canvas.height),
                                            pointScale: Double(script.pointScale),
                                            drift: script.maxAge > 0 ? Double(script.dissolveDistance) : 0)
-            try checkStampBudget(of: stroke, script: script, entry: value, what: what)
-            return DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke)
+            let made = try checkStampBudget(of: stroke, script: script, entry: value, what: what)
+            var entry = DrawEntry(brush: brush, stamps: [], location: value.location, stroke: stroke)
+            entry.made = made
+            return entry
         }
     }
 

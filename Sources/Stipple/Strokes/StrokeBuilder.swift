@@ -121,6 +121,24 @@ public struct StrokeBuilder: Sendable {
                      overLimit: builder.stamper.overLimit, nearCanvasTooLong: builder.stamper.nearCanvasTooLong)
     }
 
+    /// The stamps of `stamps(for:…)` and what they cost, in one walk, unless the walk passes
+    /// a limit: then (as `count`) it stops there, with `overLimit`, and no stamps. Memory stays
+    /// bounded by the limits (the stamps made before the walk stops).
+    package static func stamps(for samples: [TouchSample], style: StrokeStyle, fps: Double, seed: UInt64,
+                               strokeIndex: Int, madeLimit: Int, walkLimit: Int) -> (count: Count, stamps: [Stamp]?) {
+        var builder = StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeIndex)
+        builder.stamper.madeLimit = madeLimit
+        builder.stamper.walkLimit = walkLimit
+        for sample in samples {
+            builder.add(sample)
+            if builder.stamper.overLimit { break }
+        }
+        if !builder.stamper.overLimit { builder.end() }
+        let count = Count(made: builder.stamper.made, walked: builder.stamper.walked,
+                          overLimit: builder.stamper.overLimit, nearCanvasTooLong: builder.stamper.nearCanvasTooLong)
+        return (count, count.overLimit ? nil : builder.stamps)
+    }
+
     /// A builder that only counts (as `count` does), for a stroke whose samples arrive one
     /// by one (live events): `made`, `walked` and `overLimit` say what it has cost so far.
     package static func counter(style: StrokeStyle, fps: Double, seed: UInt64, strokeIndex: Int) -> StrokeBuilder {
