@@ -93,9 +93,9 @@ public struct StrokeBuilder: Sendable {
         return builder.stamps
     }
 
-    /// What a stroke costs, found without making its stamps: `made` stamps (after culling)
-    /// from `walked` places. The walk stops early, with `overLimit`, once either passes its
-    /// limit, so the answer comes in bounded time and memory whatever the samples.
+    /// What a stroke costs: `made` stamps (after culling) from `walked` places. A walk with
+    /// limits stops early, with `overLimit`, once either passes its limit, so the answer comes
+    /// in bounded time and memory whatever the samples.
     package struct Count: Equatable, Sendable {
         package var made: Int
         package var walked: Int
@@ -105,24 +105,8 @@ public struct StrokeBuilder: Sendable {
         public var nearCanvasTooLong = false
     }
 
-    package static func count(for samples: [TouchSample], style: StrokeStyle, fps: Double,
-                             seed: UInt64, strokeIndex: Int, madeLimit: Int = .max,
-                             walkLimit: Int = .max) -> Count {
-        var builder = StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeIndex)
-        builder.stamper.countOnly = true
-        builder.stamper.madeLimit = madeLimit
-        builder.stamper.walkLimit = walkLimit
-        for sample in samples {
-            builder.add(sample)
-            if builder.stamper.overLimit { break }
-        }
-        if !builder.stamper.overLimit { builder.end() }
-        return Count(made: builder.stamper.made, walked: builder.stamper.walked,
-                     overLimit: builder.stamper.overLimit, nearCanvasTooLong: builder.stamper.nearCanvasTooLong)
-    }
-
     /// The stamps of `stamps(for:…)` and what they cost, in one walk, unless the walk passes
-    /// a limit: then (as `count`) it stops there, with `overLimit`, and no stamps. Memory stays
+    /// a limit: then it stops there, with `overLimit`, and gives no stamps. Memory stays
     /// bounded by the limits (the stamps made before the walk stops).
     package static func stamps(for samples: [TouchSample], style: StrokeStyle, fps: Double, seed: UInt64,
                                strokeIndex: Int, madeLimit: Int, walkLimit: Int) -> (count: Count, stamps: [Stamp]?) {
@@ -139,7 +123,7 @@ public struct StrokeBuilder: Sendable {
         return (count, count.overLimit ? nil : builder.stamps)
     }
 
-    /// A builder that only counts (as `count` does), for a stroke whose samples arrive one
+    /// A builder that only counts, making no stamps, for a stroke whose samples arrive one
     /// by one (live events): `made`, `walked` and `overLimit` say what it has cost so far.
     package static func counter(style: StrokeStyle, fps: Double, seed: UInt64, strokeIndex: Int) -> StrokeBuilder {
         var builder = StrokeBuilder(style: style, fps: fps, seed: seed, strokeIndex: strokeIndex)

@@ -61,8 +61,11 @@ final class BoundedInputTests: XCTestCase {
         for (k, t) in zip(kept, touching) {
             XCTAssertLessThan(hypot(k.point.x - t.point.x, k.point.y - t.point.y), 2 * 0.15 * 2 * 3 + 0.01)
         }
-        let count = StrokeBuilder.count(for: samples, style: style, fps: 30, seed: 7, strokeIndex: 0)
+        // The budget's walk, which makes the stamps as it counts them: the same stamps, and their count.
+        let (count, made) = StrokeBuilder.stamps(for: samples, style: style, fps: 30, seed: 7, strokeIndex: 0,
+                                                 madeLimit: .max, walkLimit: .max)
         XCTAssertEqual(count.made, kept.count)
+        XCTAssertEqual(made, kept)
     }
 
     func testAFarPieceOfACurveIsMeasuredWithinAThousandth() {
