@@ -105,7 +105,7 @@ extension Renderer {
             guard let l = self.layers[id] else { throw RenderError("\(id) does not exist") }
             return l
         }
-        guard case let .color(color) = canvas.background, !FramePasses(modes: shown.lazy.map(\.mode)).hasLayers else {
+        guard case let .color(color) = canvas.background, !FramePasses(modes: shown.lazy.map { $0.mode }).hasLayers else {
             kept.target.map(device.deleteTarget)
             kept.target = nil
             kept.ink = nil
@@ -137,7 +137,9 @@ extension Renderer {
         let chosen = try resolve(ids, frame: frame, effects: settings.effects)
         kept.layers = ids
         kept.frame = frame
-        kept.counts = Dictionary(zip(ids, chosen.map(\.stamps.count)), uniquingKeysWith: { a, _ in a })
+        var counts = [LayerID: Int](minimumCapacity: ids.count)
+        for (id, layer) in zip(ids, chosen) where counts[id] == nil { counts[id] = layer.stamps.count }
+        kept.counts = counts
         guard let target = kept.target else { return .unchanged }
         // When a third of the canvas or more changed, one pass draws it all, and the
         // compositor blends what is read back directly: the whole canvas, or only the boxes
