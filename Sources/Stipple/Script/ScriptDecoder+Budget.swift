@@ -1,7 +1,9 @@
 /// The script's budget for strokes: stamps made and places walked, counted before any stamp
 /// is made (docs/limits.md).
 extension ScriptDecoder {
-    /// Counts the stamps a stroke makes (without making them) against the script's limits.
+    /// Makes a stroke's stamps, counting them against the script's limits as they are made
+    /// (the walk stops once one is passed, and the entry is refused), and returns them for
+    /// the scene.
     mutating func checkStampBudget(of stroke: StrokeSpec, script: Script, entry: JSONValue,
                                            what: String) throws(InputError) -> MadeStamps {
         // The stamps are made in the same walk that counts them, and kept for the scene.
