@@ -121,18 +121,9 @@ final class Framebuffer {
     /// caller owns alone (one it may change in place, or keep, without a copy).
     func read(_ gl: GL) -> [UInt8] {
         precondition(format == .rgba, "an RGBA target")
-        let row = width * 4, rows = height
-        if readBuffer.count != row * rows { readBuffer = [UInt8](repeating: 0, count: row * rows) }
+        if readBuffer.count != width * height * 4 { readBuffer = [UInt8](repeating: 0, count: width * height * 4) }
         readBuffer.withUnsafeMutableBytes { read(gl, into: $0) }
-        return [UInt8](unsafeUninitializedCapacity: row * rows) { out, count in
-            readBuffer.withUnsafeBytes { src in
-                for y in 0..<rows {
-                    (out.baseAddress! + y * row).initialize(from: src.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                                                               + (rows - 1 - y) * row, count: row)
-                }
-            }
-            count = row * rows
-        }
+        return Framebuffer.flippedRows(readBuffer, width: width, height: height)
     }
 
     /// Rows `rows` of the canvas (row 0 at the bottom, GL's order) as premultiplied 8-bit
@@ -163,14 +154,18 @@ final class Framebuffer {
     /// GL_R8, OpenGL ES 3's sized one-channel format.
     static let r8 = GLenum(0x8229)
 
-    static func flipRows(_ src: [UInt8], into dst: inout [UInt8], width: Int, height: Int) {
+    /// RGBA rows `width` pixels wide in the other order (top to bottom ⇄ bottom to top), in a
+    /// new array.
+    static func flippedRows(_ src: [UInt8], width: Int, height: Int) -> [UInt8] {
         let row = width * 4
-        src.withUnsafeBytes { s in
-            dst.withUnsafeMutableBytes { d in
+        precondition(src.count >= row * height, "the rows to turn")
+        return [UInt8](unsafeUninitializedCapacity: row * height) { out, count in
+            src.withUnsafeBufferPointer { s in
                 for y in 0..<height {
-                    (d.baseAddress! + y * row).copyMemory(from: s.baseAddress! + (height - 1 - y) * row, byteCount: row)
+                    (out.baseAddress! + y * row).initialize(from: s.baseAddress! + (height - 1 - y) * row, count: row)
                 }
             }
+            count = row * height
         }
     }
 

@@ -35,8 +35,7 @@ extension GLDevice {
         case let .region(pixels, x, y, w, h):
             target.fill(gl, red: 0, green: 0, blue: 0, alpha: 0)
             guard w > 0, h > 0 else { break }
-            var flipped = [UInt8](repeating: 0, count: pixels.count)
-            Framebuffer.flipRows(pixels, into: &flipped, width: w, height: h)
+            let flipped = Framebuffer.flippedRows(pixels, width: w, height: h)
             gl.bindTexture(target.texture)
             gl.pixelStore(GLenum(GL_UNPACK_ALIGNMENT), 4)
             flipped.withUnsafeBytes { raw in

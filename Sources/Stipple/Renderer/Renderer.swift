@@ -211,9 +211,7 @@ struct BackgroundRows: Sendable {
 
     /// `image` premultiplied (as `Image.premultiplied()`), rows bottom to top.
     static func bottomUp(_ image: Image) -> [UInt8] {
-        var rows = [UInt8](repeating: 0, count: image.pixels.count)
-        Framebuffer.flipRows(image.premultiplied(), into: &rows, width: image.width, height: image.height)
-        return rows
+        Framebuffer.flippedRows(image.premultiplied(), width: image.width, height: image.height)
     }
 }
 

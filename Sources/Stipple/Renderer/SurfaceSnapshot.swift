@@ -11,9 +11,7 @@ struct SurfaceSnapshot: Sendable {
 
     var image: Image {
         guard bottomUp else { return Image(width: width, height: height, premultiplied: premultiplied) }
-        var rows = [UInt8](repeating: 0, count: premultiplied.count)
-        Framebuffer.flipRows(premultiplied, into: &rows, width: width, height: height)
-        return Image(width: width, height: height, premultiplied: rows)
+        return Image(width: width, height: height, premultiplied: Framebuffer.flippedRows(premultiplied, width: width, height: height))
     }
 }
 
