@@ -65,6 +65,8 @@ final class KeptSketchPropertyTests: XCTestCase {
     /// Frames the kept bakes drew in boxes, drew whole, and drew only their new stamps over
     /// what the target held.
     private var boxedFrames = 0, wholeFrames = 0, appendedFrames = 0
+    /// The most boxes one frame of the last kept bake drew.
+    private var lastMostBoxes = 0
 
     private func bake(_ loaded: Script, _ header: Y4MHeader, input: String, output: String, events: String?,
                       keep: Bool, ahead: Int) async throws -> [UInt8] {
@@ -80,6 +82,7 @@ final class KeptSketchPropertyTests: XCTestCase {
         _ = try await bake.run(reader: reader, writer: writer, extraLayers: extra)
         try writer.finish()
         if let kept = bake.lastKept {
+            lastMostBoxes = kept.mostBoxes
             boxedFrames += kept.framesDrawn - kept.wholeFrames - kept.appendedFrames
             wholeFrames += kept.wholeFrames
             appendedFrames += kept.appendedFrames
@@ -138,5 +141,58 @@ final class KeptSketchPropertyTests: XCTestCase {
         XCTAssertGreaterThan(boxedFrames, 0)
         XCTAssertGreaterThan(wholeFrames, 0)
         XCTAssertGreaterThan(appendedFrames, 0)
+    }
+
+    /// Many strokes drawn at the same time, as several hands or people draw: each frame adds
+    /// stamps all over the canvas, many under stamps that later strokes drew before, so a
+    /// frame draws dozens of boxes again. Still the full redraw's bytes.
+    func testStrokesDrawnAtOnceKeptEqualsFullRedraw() async throws {
+        let dir = try TestSupport.temporaryDirectory(self, "kept-at-once")
+        let (w, h, frames) = (640, 360, 40)
+        let header = Y4MHeader(width: w, height: h, rateNumerator: 30, rateDenominator: 1, chroma: .yuv420(tag: "420jpeg"))
+        let input = dir.appendingPathComponent("in.y4m").path
+        let writer = try Y4MWriter(path: input, header: header)
+        var frame = Y4MFrame(header: header)
+        for n in 0..<frames {
+            frame.fill(y: UInt8(40 + n * 2), cb: UInt8(110 + n), cr: UInt8(140 - n))
+            try writer.write(frame)
+        }
+        try writer.finish()
+        var rng = SplitMix64(seed: 42)
+        func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        // 48 strokes, every one drawn from the first frames to the last, wandering and crossing.
+        let draw = (0..<48).map { _ -> String in
+            var (x, y) = (unit() * Double(w), unit() * Double(h))
+            var angle = unit() * 2 * Double.pi
+            let t0 = unit() * 0.1
+            let samples = (0..<12).map { i -> String in
+                defer {
+                    angle += (unit() - 0.5) * 1.5
+                    x = min(max(x + cos(angle) * 40, 0), Double(w)); y = min(max(y + sin(angle) * 40, 0), Double(h))
+                }
+                return #"{ "x": \#(x), "y": \#(y), "t": \#(t0 + Double(i) * 0.11) }"#
+            }
+            let colour = String(format: "#%02x%02x%02x%02x", Int(unit() * 255), Int(unit() * 255), Int(unit() * 255),
+                                128 + Int(unit() * 127))
+            return #"{ "brush": "soft", "color": "\#(colour)", "radius": \#(3 + unit() * 5), "points": [\#(samples.joined(separator: ", "))] }"#
+        }
+        let path = dir.appendingPathComponent("at-once.json").path
+        try """
+            { "fps": 30, "maxAge": 0, "brushes": { "soft": { "builtin": "soft-round", "size": 32 } },
+              "draw": [ \(draw.joined(separator: ",\n")) ] }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let loaded = try VideoBake.loadScript(script: path, header: header, video: input)
+        let kept = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("k.y4m").path,
+                                  events: nil, keep: true, ahead: 2)
+        let most = lastMostBoxes
+        let full = try await bake(loaded, header, input: input, output: dir.appendingPathComponent("f.y4m").path,
+                                  events: nil, keep: false, ahead: 1)
+        XCTAssertEqual(kept.count, full.count)
+        let first = kept.indices.first { kept[$0] != full[$0] }
+        XCTAssertNil(first, "strokes at once: first differing byte \(first ?? -1) of \(full.count)")
+        // Frames drew more boxes than a coarser grid would have left them, most of them only
+        // their new stamps where nothing lies over those.
+        XCTAssertGreaterThan(most, 32, "the most boxes a frame drew")
+        XCTAssertGreaterThan(appendedFrames, frames / 2)
     }
 }
