@@ -45,22 +45,26 @@ extension BenchSuite {
             // The user's sketch (straight paths over 18 % of the frame), drawn whole and kept;
             // then a heavy one, kept only: curvy paths whose stamps would cover 1.2 frames,
             // crossing themselves and each other so that about 70 % of the frame is covered
-            // by the last frame. (No limit: the heavy dissolving one is judged against its floor.)
-            let sketches: [(String, Int, Double, Double, Bool)] = [
-                ("accumulating", 0, 2.0, 0.18, false), ("dissolving", 110, 10.0, 0.18, false),
-                ("accumulating", 0, 2.0, 1.2, true), ("dissolving", 110, 0, 1.2, true)]
-            for (name, maxAge, limit, cover, curvy) in sketches {
-                let script = try scriptFile(folder, "\(name)-\(w)-\(Int(cover * 100))", strokes: 60, radius: radius,
-                                            maxAge: maxAge, w, h, frames, cover: cover, curvy: curvy)
-                let sketch = curvy ? "heavy \(name)" : name
+            // by the last frame (no limit: the heavy dissolving one is judged against its floor);
+            // and the heavy accumulating one with all its strokes drawn at the same time, which
+            // puts new stamps under stamps of later strokes every frame (no limit: what that costs).
+            let sketches: [(String, Int, Double, Double, Bool, Bool)] = [
+                ("accumulating", 0, 2.0, 0.18, false, false), ("dissolving", 110, 10.0, 0.18, false, false),
+                ("accumulating", 0, 2.0, 1.2, true, false), ("dissolving", 110, 0, 1.2, true, false),
+                ("accumulating", 0, 0, 1.2, true, true)]
+            for (name, maxAge, limit, cover, curvy, atOnce) in sketches {
+                let script = try scriptFile(folder, "\(name)-\(w)-\(Int(cover * 100))\(atOnce ? "-at-once" : "")", strokes: 60,
+                                            radius: radius, maxAge: maxAge, w, h, frames, cover: cover, curvy: curvy,
+                                            atOnce: atOnce)
+                let sketch = (curvy ? "heavy \(name)" : name) + (atOnce ? ", strokes at once" : "")
                 // Kept, the sketches drawn two frames ahead (the default); the user's sketch also
                 // drawn whole each frame, and the heavy accumulating one also drawn one frame ahead
                 // (the renderer waits for the frame before to be taken): what each choice costs.
-                let ways: [(keep: Bool, ahead: Int)] = curvy ? (maxAge == 0 ? [(true, 2), (true, 1)] : [(true, 2)])
+                let ways: [(keep: Bool, ahead: Int)] = curvy ? (maxAge == 0 && !atOnce ? [(true, 2), (true, 1)] : [(true, 2)])
                     : [(false, 2), (true, 2)]
                 for (keep, ahead) in ways {
                     // An accumulating sketch's bake is as short as the empty one's: more pairs.
-                    let reps = keep && maxAge == 0 ? config.videoGoalPairs : config.videoGoalReps
+                    let reps = keep && maxAge == 0 && !atOnce ? config.videoGoalPairs : config.videoGoalReps
                     let (t, kept, steps, ratios) = try await bakeTiming(script, source, keep: keep, ahead: ahead, renderer,
                                                                         reps: reps, pairedWith: keep ? empty : nil)
                     // Every step of a frame (read, waiting for the renderer, composite, write), so
@@ -71,12 +75,14 @@ extension BenchSuite {
                         figures["redrawn %"] = 100 * Double(kept.redrawnPixels) / Double(frames * w * h)
                         figures["read back %"] = 100 * Double(kept.readPixels) / Double(frames * w * h)
                         figures["boxes/frame"] = Double(kept.boxesDrawn) / Double(frames)
+                        figures["most boxes"] = Double(kept.mostBoxes)
                         figures["whole frames"] = Double(kept.wholeFrames)
                         figures["new stamps only"] = Double(kept.appendedFrames)
                     }
                     var row = BenchRow(scenario: "bake", variant: "bake, \(sketch) (maxAge \(maxAge)), "
                                            + (keep ? "kept sketch" : "full redraw") + (ahead == 1 ? ", one frame ahead" : ""),
                                        workload: work + (curvy ? ", 60 curvy strokes r=\(Int(radius)), ≈70 % covered"
+                                                              + (atOnce ? ", drawn at the same time" : "")
                                                               : ", 60 strokes r=\(Int(radius))"),
                                        timing: t, figures: figures)
                     if ratios.isEmpty {
@@ -193,9 +199,11 @@ extension BenchSuite {
     /// then one that turns as it goes (its heading swings through a sine wave, so strokes
     /// wander over the frame, crossing themselves and each other, as a heavy sketch does),
     /// held inside the frame by reflecting at its edges. `keys` are added to every entry (a mode).
+    /// `atOnce`: the same paths, but every stroke starts in the first half second and is drawn
+    /// over most of the video, all at the same time (several hands, or several people drawing).
     func scriptFile(_ folder: String, _ name: String, strokes: Int, radius: Float, maxAge: Int,
                     _ w: Int, _ h: Int, _ frames: Int, keys: String = "", cover: Double = 0.18,
-                    curvy: Bool = false) throws -> String {
+                    curvy: Bool = false, atOnce: Bool = false) throws -> String {
         var rng = SplitMix64(seed: config.seed &+ UInt64(strokes) &+ (curvy ? 7 : 0))
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let seconds = Double(frames) / 30
@@ -204,7 +212,9 @@ extension BenchSuite {
         let length = cover * Double(w * h) / Double(max(strokes, 1)) / (2 * 0.8 * Double(radius))
         let step = length / Double(samples - 1)
         let entries = (0..<strokes).map { i -> String in
-            let t0 = seconds * Double(i) / Double(max(strokes, 1)) * 0.9
+            let start = seconds * Double(i) / Double(max(strokes, 1)) * 0.9
+            // At once: started within half a second of each other, each over 80 % of the video.
+            let (t0, pace) = atOnce ? (0.5 * start / seconds, 0.8 * seconds / Double(samples - 1)) : (start, dt)
             var angle = unit() * 2 * Double.pi
             var (dx, dy) = (cos(angle) * step, sin(angle) * step)
             var x: Double, y: Double
@@ -227,7 +237,7 @@ extension BenchSuite {
                     }
                     x += dx; y += dy
                 }
-                return #"{"x": \#(x), "y": \#(y), "t": \#(t0 + Double(k) * dt), "pressure": 0.8}"#
+                return #"{"x": \#(x), "y": \#(y), "t": \#(t0 + Double(k) * pace), "pressure": 0.8}"#
             }
             return ##"{"brush": "soft", "color": "#ff5030", \##(keys)"radius": \##(radius), "points": [\##(points.joined(separator: ","))]}"##
         }

@@ -14,7 +14,7 @@ struct BenchCommand: AsyncParsableCommand {
             (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
             (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
             4:2:0 video, against render --frames PNGs + ffmpeg overlay; then bake), bake (240 frames of 1080p and \
-            720p with accumulating and dissolving 60-stroke sketches (a user's, and a heavy one of curvy strokes over 70 % of the frame), the sketch kept and drawn whole, the heavy accumulating one also drawn one frame ahead, against the \
+            720p with accumulating and dissolving 60-stroke sketches (a user's, and a heavy one of curvy strokes over 70 % of the frame), the sketch kept and drawn whole, the heavy accumulating one also drawn one frame ahead and with all its strokes at once, against the \
             empty script's bake and ffmpeg's y4m passthrough, the dissolving one also against the raw-C GLES2 program \
             drawing its live stamps; --size WxH and --radius bake one size), session (undo latency against \
             replaying every stroke, undo with stroke layers in the history, a long session's frame time and memory, many strokes' memory, frames \
