@@ -36,10 +36,11 @@ struct ClientViews {
     }
 
     /// Whether `client` shows tile `key`: its latest view holds it, or it was asked for in a
-    /// later view (`seq`) whose message has not arrived yet. Never for a client without a view
-    /// (no live socket).
+    /// later view (`seq`) whose message has not arrived yet. That may be the client's first
+    /// view (a page asks for tiles as soon as it has sent it). Never for a tile asked for
+    /// outside any view (no `seq`, or 0: no live socket yet).
     func shows(_ key: ServedTiles.Key, client: Int, seq: Int?) -> Bool {
-        guard let view = latest[client] else { return false }
+        guard let view = latest[client] else { return (seq ?? 0) > 0 }
         return view.holds(key) || seq.map { $0 > view.seq } ?? false
     }
 }

@@ -345,6 +345,24 @@ final class ServedPyramidTests: XCTestCase {
         XCTAssertEqual(last.carried, keys.count, "each made once: \(last)")
     }
 
+    /// Views come on the live socket and tiles on other connections: a client's first tiles
+    /// can arrive before its first view. Those answered stale are still made while it shows
+    /// them, and it is told when.
+    func testTilesAskedForBeforeTheFirstViewArrivedAreMadeAndTheClientIsToldWhen() async throws {
+        let f = try await fixture("pyramid-first-view", renders: 1)
+        let told = Mutex<[ServedTiles.Key]>([])
+        await f.tiles.onReady { _, key in told.withLock { $0.append(key) } }
+        let keys = (0..<2).map { x in ServedTiles.Key(z: 2, x: x, y: 0, preview: false) }
+        for (i, k) in keys.enumerated() { try await Self.stroke(f, i + 1, x: k.x * 512 + 240, y: 240, dx: 30, dy: 30) }
+        for k in keys {
+            let kind = try await f.tiles.answer(k, client: 1, seq: 1, staleAfter: .milliseconds(1)).kind
+            XCTAssertEqual(kind, .stale, "tile \(k)")
+        }
+        await f.tiles.viewChanged(client: 1, z: 2, xs: 0...1, ys: 0...0, seq: 1)
+        for _ in 0..<1200 where told.withLock({ $0.count }) < keys.count { try await Task.sleep(for: .milliseconds(25)) }
+        XCTAssertEqual(Set(told.withLock { $0 }), Set(keys), "told of each tile")
+    }
+
     /// A client whose view shows the changed tiles: each tile it is answered stale for is made
     /// while it shows it, past the few made whoever waits, and the client is told when (to ask
     /// again then); once its view moves away, it is told nothing more and the tiles not begun
