@@ -18,6 +18,7 @@
 #include <GLES2/gl2.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -102,17 +103,29 @@ static int make_program(bench_gl *g, const stp_bench_scene *s, char *err, size_t
     return 0;
 }
 
-// BrushTexture: GL_ALPHA, row 0 first, bilinear, clamped to its edge.
-static void make_brush(bench_gl *g, const stp_bench_scene *s) {
+// BrushTexture: coverage in the alpha of an RGBA texture (colour white), row 0 first,
+// bilinear, clamped to its edge.
+static int make_brush(bench_gl *g, const stp_bench_scene *s, char *err, size_t errlen) {
+    size_t n = (size_t)s->brush_width * (size_t)s->brush_height;
+    unsigned char *rgba = malloc(n * 4);
+    if (!rgba) {
+        stp_say(err, errlen, "no memory for a %dx%d brush", s->brush_width, s->brush_height);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = 255;
+        rgba[4 * i + 3] = s->brush[i];
+    }
     glGenTextures(1, &g->brush);
     glBindTexture(GL_TEXTURE_2D, g->brush);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_ALPHA, s->brush_width, s->brush_height, 0, GL_ALPHA, GL_UNSIGNED_BYTE,
-                 s->brush);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, s->brush_width, s->brush_height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    free(rgba);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    return 0;
 }
 
 // Framebuffer: an RGBA8 texture, nearest, behind an FBO.
@@ -220,10 +233,8 @@ int stp_bench_gl(const stp_bench_scene *scene, int warmup, int reps, double *out
     memset(&g, 0, sizeof g);
     int per_draw = s->per_draw > 0 ? s->per_draw : (s->count > 0 ? s->count : 1);
     int rc = make_program(&g, s, err, errlen);
-    if (rc == 0) {
-        make_brush(&g, s);
-        rc = make_target(&g, s, err, errlen);
-    }
+    if (rc == 0) rc = make_brush(&g, s, err, errlen);
+    if (rc == 0) rc = make_target(&g, s, err, errlen);
     if (rc == 0) {
         glGenBuffers(1, &g.buffer);
         if (!s->upload_every_frame) upload(&g, s);
