@@ -104,8 +104,9 @@ package struct BenchConfig: Sendable, Codable {
     package var pngStillSide = 8_192
     package var pngStillStrokes = 1_500
     package var pngRounds = 2
-    /// Drawings of the ink scenario.
+    /// Drawings of the ink scenario, and its rounds (Stipple's runs and the peer's in turn).
     package var inkDrawings = 10_000
+    package var inkRounds = 3
     /// The views scenario: the drawing's side and strokes, and the side of the pyramid whose
     /// peak memory is measured.
     package var viewsSide = 16_384
@@ -160,6 +161,7 @@ package struct BenchConfig: Sendable, Codable {
         c.modeBakeSize = [160, 90, 12]
         c.modeRenderSize = [320, 240]
         c.inkDrawings = 200
+        c.inkRounds = 1
         c.pngStillSide = 1_024
         c.pngStillStrokes = 60
         c.pngRounds = 1

@@ -4,7 +4,7 @@ import Foundation
 /// Scenario `ink`: a Quick, Draw!-shaped dataset rendered in one run (docs/ink-formats.md),
 /// 256×256 PNG files and one 28×28 `.npy` array, against what a Python user writes for
 /// the same job (cairocffi lines 16 wide with round caps, Pillow's box resize, numpy.save),
-/// run as a child process on the same drawings in the same run.
+/// run as a child process on the same drawings in the same run, in turn with Stipple's.
 extension BenchSuite {
     func ink(_ renderer: Renderer, _ report: inout BenchReport) async throws {
         let count = config.inkDrawings
@@ -27,48 +27,77 @@ extension BenchSuite {
         options.radius = 8
         options.spacing = config.inkSpacing
         let peer = BenchSuite.inkPeer(folder: folder)
+        let rounds = max(1, config.inkRounds)
         for (label, size, npy) in [("256×256 PNG files", 256, false), ("28×28 .npy", 28, true)] {
-            // The same drawings as stamps of the hard round brush, then as lines (`--lines`).
-            var runs: [(variant: String, drawings: Int, rate: Double)] = []
-            for lines in [false, true] {
-                let variant = "stipple\(lines ? " --lines" : ""), \(label)"
-                log("ink: \(variant)")
-                var o = options
-                o.radius = 8 * Double(size) / 256
-                o.lines = lines
-                let out = (folder as NSString).appendingPathComponent("stipple\(lines ? "-lines" : "")\(npy ? ".npy" : "")")
-                if !npy { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-                let run = InkDataset(inputs: [input], output: npy ? .npy(out) : .folder(out), width: size, height: size, options: o)
-                let s = try await run.run(on: renderer)
-                let rate = Double(s.drawings) / s.seconds
-                let t = s.timings
-                var row = BenchRow(scenario: "ink", variant: variant, workload: work, timing: Timing(samples: [s.seconds]),
+            // The same drawings as stamps of the hard round brush, then as lines (`--lines`),
+            // then the peer: in turn, a round at a time, each ratio the median of the rounds'
+            // (a run takes seconds, and this machine's speed moves by a fifth over a minute).
+            let variants = [false, true].map { lines in (lines, "stipple\(lines ? " --lines" : ""), \(label)") }
+            var seconds = [[Double]](repeating: [], count: variants.count), peerSeconds: [Double] = []
+            var last: [(InkDataset.Summary, InkDataset)] = []
+            var peerLast: InkPeer.Result?, peerFailure: Error?
+            for round in 0..<rounds {
+                last = []
+                for (k, (lines, variant)) in variants.enumerated() {
+                    log("ink: \(variant)" + (rounds > 1 ? ", round \(round + 1) of \(rounds)" : ""))
+                    var o = options
+                    o.radius = 8 * Double(size) / 256
+                    o.lines = lines
+                    let out = (folder as NSString).appendingPathComponent("stipple\(lines ? "-lines" : "")\(npy ? ".npy" : "")")
+                    // Each round writes into an empty folder (the last round's files removed untimed).
+                    try? FileManager.default.removeItem(atPath: out)
+                    if !npy { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+                    let run = InkDataset(inputs: [input], output: npy ? .npy(out) : .folder(out), width: size, height: size, options: o)
+                    let s = try await run.run(on: renderer)
+                    seconds[k].append(s.seconds)
+                    last.append((s, run))
+                }
+                guard let peer, peerFailure == nil else { continue }
+                log("ink: python cairocffi, \(label)" + (rounds > 1 ? ", round \(round + 1) of \(rounds)" : ""))
+                let output = (folder as NSString).appendingPathComponent(npy ? "python.npy" : "python")
+                try? FileManager.default.removeItem(atPath: output)
+                do {
+                    let p = try peer.run(mode: npy ? "npy" : "png", input: input, output: output)
+                    peerSeconds.append(p.seconds)
+                    peerLast = p
+                } catch {
+                    peerFailure = error
+                }
+            }
+            // Each variant's row: its times over the rounds; the steps' figures of the last round.
+            for (k, (lines, variant)) in variants.enumerated() {
+                let (s, run) = last[k]
+                let t = s.timings, timing = Timing(samples: seconds[k])
+                let rate = Double(s.drawings) / timing.median
+                var row = BenchRow(scenario: "ink", variant: variant, workload: work, timing: timing,
                                    figures: ["drawings/s": rate, "read s": s.parseSeconds, "stamps s": t.stamp, "draw s": t.draw,
                                              "readback s": t.readback, "downscale s": t.downscale, "encode+write s": t.deliver,
                                              lines ? "chords/drawing" : "stamps/drawing": Double(t.drawn) / Double(max(1, s.drawings))])
                 row.note = "files in \(base); \(t.pages) page\(t.pages == 1 ? "" : "s") of \(run.width * InkDataset.supersample(width: size, height: size))-pixel cells"
                     + (lines ? ", each stroke a line along its curve" : ", stamps")
+                    + (rounds > 1 ? "; the steps' seconds are the last round's" : "")
                 report.rows.append(row)
-                runs.append((variant, s.drawings, rate))
             }
-            guard let peer else { continue }
-            log("ink: python cairocffi, \(label)")
-            do {
-                let p = try peer.run(mode: npy ? "npy" : "png", input: input,
-                                     output: (folder as NSString).appendingPathComponent(npy ? "python.npy" : "python"))
-                let peerRate = Double(count) / p.seconds
-                var prow = BenchRow(scenario: "ink", variant: "python cairocffi, \(label)", workload: work,
-                                    timing: Timing(samples: [p.seconds]),
-                                    figures: ["drawings/s": peerRate, "draw s": p.draw, "encode+write s": p.encode])
-                prow.ratio = runs[0].rate / peerRate
-                prow.ratioTo = runs[0].variant
-                report.rows.append(prow)
-                for r in runs {
-                    report.targets.append(.init(name: "ink: \(r.variant.dropLast(label.count + 2)) / python drawings/s, \(label)",
-                                                measured: r.rate / peerRate, limit: 3, atMost: false))
-                }
-            } catch {
-                report.skipped.append("ink: python peer, \(label): \(error)")
+            if let peerFailure {
+                report.skipped.append("ink: python peer, \(label): \(peerFailure)")
+                continue
+            }
+            guard let p = peerLast, peerSeconds.count == rounds else { continue }
+            let peerTiming = Timing(samples: peerSeconds)
+            let peerRate = Double(count) / peerTiming.median
+            // A round's ratio of drawings a second: the peer's time over the variant's.
+            func ratio(_ k: Int) -> Double {
+                Timing(samples: (0..<rounds).map { r in Double(last[k].0.drawings) / seconds[k][r] / (Double(count) / peerSeconds[r]) }).median
+            }
+            var prow = BenchRow(scenario: "ink", variant: "python cairocffi, \(label)", workload: work, timing: peerTiming,
+                                figures: ["drawings/s": peerRate, "draw s": p.draw, "encode+write s": p.encode])
+            prow.ratio = ratio(0)
+            prow.ratioTo = variants[0].1 + (rounds > 1 ? ", median of \(rounds) rounds" : "")
+            if rounds > 1 { prow.note = "the steps' seconds are the last round's" }
+            report.rows.append(prow)
+            for k in variants.indices {
+                report.targets.append(.init(name: "ink: \(variants[k].1.dropLast(label.count + 2)) / python drawings/s, \(label)",
+                                            measured: ratio(k), limit: 3, atMost: false))
             }
         }
         if peer == nil {

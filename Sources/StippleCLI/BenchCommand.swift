@@ -23,8 +23,8 @@ struct BenchCommand: AsyncParsableCommand {
             opacity, effects, shadows — against the same stamps drawn stamp by stamp; a desaturate bake against a \
             plain one; the whole render process per mode against plain strokes; frames with 4 to 32 detect-edges \
             strokes), ink (10 000 Quick, Draw!-shaped \
-            drawings to 256×256 PNG files and to a 28×28 .npy in one run, against a Python pipeline of cairocffi, Pillow \
-            and numpy on the same drawings; --ink-drawings N sets the count), views (a heavy 16384² drawing as a \
+            drawings to 256×256 PNG files and to a 28×28 .npy, against a Python pipeline of cairocffi, Pillow \
+            and numpy on the same drawings, in turn for three rounds; --ink-drawings N sets the count), views (a heavy 16384² drawing as a \
             Deep Zoom pyramid against render + vips dzsave and against render --compression 0, a 1920×1080 view \
             against its rectangle drawn alone, the peak memory of a 65536² pyramid; make bench-views). Times are medians after warm-up, \
             each ending with glFinish; compare rows of one run, never across runs: this machine is shared. \
