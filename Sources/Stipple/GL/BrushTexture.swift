@@ -5,10 +5,10 @@ import CStipple
 /// window y = H − canvas y the brush appears upright under both gl_PointCoord and the quads'
 /// brush coordinates.
 ///
-/// RGBA rather than GL_ALPHA: llvmpipe filters four 8-bit channels on a faster path than
-/// one, and a stamp's fill is most of its cost there (8–13 % less time a fragment, measured
-/// from 5 to 100 pixels a side); the alpha it samples is the same, bit for bit, under
-/// llvmpipe and softpipe.
+/// RGBA rather than GL_ALPHA: llvmpipe samples the four-channel texture faster, and a
+/// stamp's fill is most of its cost there (8–14 % less time a fragment from 16 to 100 pixels
+/// a side, docs/benchmark.md); the alpha it samples is the same, bit for bit, under llvmpipe
+/// and softpipe.
 final class BrushTexture {
     let id: GLuint
     let width: Int
