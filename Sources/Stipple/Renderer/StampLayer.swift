@@ -35,6 +35,8 @@ final class StampLayer {
     private(set) var uploaded = 0
     /// The first stamp that may be live.
     private(set) var head = 0
+    /// How many times the dead prefix was dropped (each time, `stamps` starts afresh).
+    private(set) var compactions = 0
     private(set) var bounds = StampBounds()
     private(set) var blocks = StampBlocks()
     /// True while every stamp is born no earlier than the one before it (ages never rise
@@ -85,6 +87,7 @@ final class StampLayer {
             stamps.removeFirst(head)
             rotations?.removeFirst(head)
             head = 0
+            compactions += 1
             uploaded = 0
             bounds = StampBounds()
             blocks = StampBlocks()
