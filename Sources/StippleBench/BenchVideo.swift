@@ -52,6 +52,7 @@ extension BenchSuite {
             try await renderer.renderLayers(layers, canvas: canvas, frame: n, settings: settings)
         })
         let renderSeconds = Double(DispatchTime.now().uptimeNanoseconds - renderStart) / 1e9
+        await renderer.removeLayers(layers)
         let overlayStart = DispatchTime.now().uptimeNanoseconds
         let matrix = ColorMatrix.default(forHeight: h).rawValue
         try runOverlay(ffmpeg: ffmpeg, source: SyntheticVideo(header: header, frames: frames), pngs: pngs,

@@ -113,14 +113,21 @@ public struct Scene: Sendable {
 
 extension Scene {
     /// Puts the scene's stamps on `renderer` as resident layers, one a draw entry, ages as
-    /// at frame 0: frames drawn from them upload nothing more.
+    /// at frame 0: frames drawn from them upload nothing more. The caller frees them
+    /// (`Renderer.removeLayers`) when it is done with them.
     package func makeLayers(on renderer: Renderer) async throws -> [LayerID] {
         var ids: [LayerID] = []
-        for batch in batches {
-            let id = await renderer.makeLayer(brushKey: batch.brushKey, brush: batch.brush)
-            try await renderer.append(batch.stamps, rotations: batch.rotations, to: id)
-            if let mode = batch.mode { await renderer.setMode(mode, of: id) }
-            ids.append(id)
+        do {
+            for batch in batches {
+                let id = await renderer.makeLayer(brushKey: batch.brushKey, brush: batch.brush)
+                ids.append(id)
+                try await renderer.append(batch.stamps, rotations: batch.rotations, to: id)
+                if let mode = batch.mode { await renderer.setMode(mode, of: id) }
+            }
+        } catch {
+            // None is left behind half made.
+            await renderer.removeLayers(ids)
+            throw error
         }
         return ids
     }

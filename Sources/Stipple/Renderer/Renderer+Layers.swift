@@ -20,6 +20,14 @@ extension Renderer {
         layers.removeValue(forKey: layer)?.delete(device.gl)
     }
 
+    /// Frees each of `ids` (one trip to the render thread).
+    package func removeLayers(_ ids: [LayerID]) {
+        for id in ids { removeLayer(id) }
+    }
+
+    /// The layers this renderer holds.
+    package var layerCount: Int { layers.count }
+
     /// True when every stamp of `layer` is dead at `frame` and later (with `maxAge` > 0):
     /// nothing it holds can be drawn again, so it can be removed.
     public func isSpent(_ layer: LayerID, at frame: Int, effects: AgeEffects) -> Bool {

@@ -31,7 +31,19 @@ public struct SceneVideo: Sendable {
     /// `progress` gets the number of frames written so far.
     public func run(frames: ClosedRange<Int>, renderer: Renderer, writer: Y4MWriter,
                     progress: (Int) -> Void = { _ in }) async throws {
+        // The scene's layers are this run's: freed when it ends, whether it finishes or fails.
         let layers = try await scene.makeLayers(on: renderer)
+        do {
+            try await run(layers: layers, frames: frames, renderer: renderer, writer: writer, progress: progress)
+            await renderer.removeLayers(layers)
+        } catch {
+            await renderer.removeLayers(layers)
+            throw error
+        }
+    }
+
+    private func run(layers: [LayerID], frames: ClosedRange<Int>, renderer: Renderer, writer: Y4MWriter,
+                     progress: (Int) -> Void) async throws {
         // "Detect edges" strokes take the scene's references: a part starting after a
         // stroke's birth draws it as the whole video does.
         try await renderer.presetEdgeReferences(scene, layers: layers, primitive: settings.primitive)

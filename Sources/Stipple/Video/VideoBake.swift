@@ -130,8 +130,23 @@ public final class VideoBake {
     package func run(reader: Y4MReader, writer: Y4MWriter, extraLayers: BeforeFrame?,
                      frames: ClosedRange<Int>? = nil, readerAt: Int = 0,
                      progress: (Int) -> Void = { _ in }) async throws -> Int {
-        let first = frames?.lowerBound ?? 0, last = frames?.upperBound ?? Int.max
+        // The script's layers are this run's: made for it, and freed when it ends, whether it
+        // finishes or fails (a renderer may bake many videos).
         let layers = try await scene.makeLayers(on: renderer)
+        do {
+            let n = try await run(layers: layers, reader: reader, writer: writer, extraLayers: extraLayers, frames: frames,
+                                  readerAt: readerAt, progress: progress)
+            await renderer.removeLayers(layers)
+            return n
+        } catch {
+            await renderer.removeLayers(layers)
+            throw error
+        }
+    }
+
+    private func run(layers: [LayerID], reader: Y4MReader, writer: Y4MWriter, extraLayers: BeforeFrame?,
+                     frames: ClosedRange<Int>?, readerAt: Int, progress: (Int) -> Void) async throws -> Int {
+        let first = frames?.lowerBound ?? 0, last = frames?.upperBound ?? Int.max
         let canvas = Canvas(width: header.width, height: header.height)
         let (renderer, settings, timeline, scene) = (self.renderer, self.settings, self.timeline, self.scene)
         // Stroke layers read the frame: such a script is drawn over each frame by ModeBake instead.
