@@ -28,7 +28,8 @@ public struct SceneVideo: Sendable {
     }
 
     /// Writes `frames` to `writer` (not finished: the caller finishes or abandons it).
-    /// `progress` gets the number of frames written so far.
+    /// `progress` gets the number of frames written so far. The scene's layers are made on
+    /// `renderer` for the run and freed when it ends.
     public func run(frames: ClosedRange<Int>, renderer: Renderer, writer: Y4MWriter,
                     progress: (Int) -> Void = { _ in }) async throws {
         // The scene's layers are this run's: freed when it ends, whether it finishes or fails.

@@ -111,7 +111,8 @@ public final class VideoBake {
     /// of when this thread takes that one. The same bytes either way.
     package var sketchesAhead = 2
 
-    /// Reads every frame from `reader`, composites the sketch and writes it to `writer`.
+    /// Reads every frame from `reader`, composites the sketch and writes it to `writer`. The
+    /// scene's layers are made on the renderer for the run and freed when it ends.
     /// `extraLayers`, called before each frame's sketch is drawn, returns layers drawn after
     /// the script's (live strokes). `progress` gets the frames written so far. Returns the
     /// number of frames. The writer is not finished: the caller does that, or abandons it.
