@@ -137,7 +137,7 @@ extension BenchSuite {
                                                    effects: scene.effects)
             total += t.median
         }
-        for l in layers { await renderer.removeLayer(l) }
+        await renderer.removeLayers(layers)
         return total / Double(BenchSuite.floorSamples) * Double(frames)
     }
 

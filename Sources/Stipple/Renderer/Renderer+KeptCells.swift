@@ -75,7 +75,7 @@ extension Renderer {
         var later = DirtyCells(width: canvas.width, height: canvas.height)
         var redrawn = DirtyCells(width: canvas.width, height: canvas.height)
         guard let first = windows.firstIndex(where: { !$0.isEmpty }) else { return (windows, redrawn) }
-        var held: [LayerID: KeptSketch.HeldCells] = [:]
+        var asked: [LayerID: KeptSketch.HeldCells] = [:]
         for i in windows.indices.reversed() where i >= first {
             let layer = shown[i]
             if !later.isEmpty {
@@ -90,11 +90,11 @@ extension Renderer {
                 let cells = heldCells(kept.held.removeValue(forKey: ids[i]), of: layer, through: windows[i].lowerBound,
                                       canvas: canvas, effects: effects)
                 later.formUnion(cells.cells)
-                held[ids[i]] = cells
+                asked[ids[i]] = cells
             }
         }
         // Only this frame's: a layer that is not after the first to add stamps is not asked about.
-        kept.held = held
+        kept.held = asked
         return (windows, redrawn)
     }
 
