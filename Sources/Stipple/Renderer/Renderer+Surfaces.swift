@@ -45,6 +45,15 @@ extension Renderer {
         if let t = surfaces.removeValue(forKey: id) { device.deleteTarget(t) }
     }
 
+    /// The surfaces this renderer holds.
+    package var surfaceCount: Int { surfaces.count }
+
+    /// Frees layers and surfaces in one trip to the render thread (what a canvas held).
+    func release(layers: [LayerID], surfaces: [SurfaceID]) {
+        removeLayers(layers)
+        for id in surfaces { removeSurface(id) }
+    }
+
     func surface(_ id: SurfaceID) throws -> Framebuffer {
         guard let s = surfaces[id] else { throw RenderError("\(id) does not exist") }
         return s

@@ -66,6 +66,32 @@ public actor LiveCanvas {
         session = SessionState(limits: limits)
     }
 
+    /// What the canvas holds on its renderer when it goes is freed there: a renderer outlives
+    /// the canvases it draws, and a program that opens many keeps only the living ones'.
+    deinit {
+        let (layers, surfaces) = LiveCanvas.held(session, strokes)
+        guard !layers.isEmpty || !surfaces.isEmpty else { return }
+        Task { [renderer] in await renderer.release(layers: layers, surfaces: surfaces) }
+    }
+
+    /// Frees what the canvas holds on its renderer (a layer a kept stroke, the backing
+    /// layers) before the canvas goes, at once rather than when it is freed. The canvas is
+    /// then empty, with nothing to undo or redo, as if new; strokes still open are dropped.
+    /// Its clock is kept. A render or save of the canvas still running may fail.
+    public func close() async {
+        let (layers, surfaces) = LiveCanvas.held(session, strokes)
+        strokes.removeAll()
+        session = SessionState(limits: session.limits)
+        await renderer.release(layers: layers, surfaces: surfaces)
+    }
+
+    /// The layers and surfaces this canvas made on its renderer and still holds.
+    private static func held(_ session: SessionState, _ strokes: [StrokeID: OpenStroke])
+        -> (layers: [LayerID], surfaces: [SurfaceID]) {
+        let layers = Set(session.kept.values.compactMap(\.layer)).union(strokes.values.map(\.layer))
+        return (Array(layers), session.backings.values.compactMap(\.surface))
+    }
+
     /// Opens a stroke drawn with `brush` (cached by `brushKey`) on top of everything so far.
     /// A new stroke empties the redo list; the oldest undo step may fall off the undo depth.
     package func beginStroke(brushKey: String, brush: Brush, style: StrokeStyle) async -> StrokeID {
