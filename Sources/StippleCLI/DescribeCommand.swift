@@ -10,20 +10,25 @@ struct DescribeCommand: ParsableCommand {
             Reads and checks the script (nothing is rendered) and prints its canvas, brushes, \
             stamps, and the first and last frames that show a stamp, with the render command \
             for all of them. With maxAge 0 stamps never die: the last frame is then the one \
-            from which the canvas stops changing.
+            from which the canvas stops changing. A script baked over a video takes its \
+            canvas size and fps from the video: give it with --video (only its header is read).
             Examples:
               stipple describe demo.json
               stipple describe demo.json --json
+              stipple describe sketch.json --video in.y4m
             """)
 
     @Argument(help: "The JSON script (docs/reference.md §9), or an ink file (.inkml, or .ndjson of one drawing: docs/ink-formats.md).")
     var script: String
 
+    @Option(help: ArgumentHelp("Describe the script as `stipple bake` draws it over this video (y4m, or a container through ffmpeg): its size and fps are the video's.", valueName: "video"))
+    var video: String?
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() throws {
-        let scene = try loadScene(script)
+        let (scene, header) = try load()
         let t = scene.timeline
         let fps = scene.fps, maxAge = scene.effects.maxAge
         let frames = t.liveFrames
@@ -35,6 +40,7 @@ struct DescribeCommand: ParsableCommand {
                 "brushes": brushes, "settledFrame": t.settledFrame,
             ]
             object["strokeLayers"] = scene.strokeLayerSummary.map { ["entry": $0.entry, "mode": $0.text] }
+            if let video { object["video"] = video }
             if let frames {
                 object["firstFrame"] = frames.lowerBound
                 object["lastFrame"] = frames.upperBound
@@ -46,7 +52,13 @@ struct DescribeCommand: ParsableCommand {
         }
         var lines: [(String, String)] = [
             ("script", script),
-            ("canvas", "\(scene.canvas.width)×\(scene.canvas.height)"),
+        ]
+        if let video, let header {
+            lines.append(("video", "\(video): \(header.width)×\(header.height) "
+                + "\(header.chroma == .yuv444 ? "4:4:4" : "4:2:0"), F\(header.rateNumerator):\(header.rateDenominator)"))
+        }
+        lines += [
+            ("canvas", "\(scene.canvas.width)×\(scene.canvas.height)\(video == nil ? "" : ", the video's")"),
             ("fps", number(fps)),
             ("maxAge", maxAge > 0 ? "\(number(Double(maxAge))) frames" : "0 (stamps never age or die)"),
             ("stamps", "\(t.stamps) in \(scene.batches.count) draw\(scene.batches.count == 1 ? "" : "s"), "
@@ -60,12 +72,28 @@ struct DescribeCommand: ParsableCommand {
             lines.append(("first frame", "\(frames.lowerBound) (the first stamp is born)"))
             lines.append(("last frame", "\(frames.upperBound) (\(end))"))
             lines.append(("length", "\(counted(frames.upperBound + 1, "frame")) from 0, \(number(Double(frames.upperBound + 1) / fps)) s at \(number(fps)) fps"))
-            lines.append(("render all", "stipple render \(script) -o frames/ --frames 0...\(frames.upperBound)"))
+            if let video {
+                lines.append(("bake", "stipple bake \(script) --video \(video) -o out.y4m (every frame of the video)"))
+            } else {
+                lines.append(("render all", "stipple render \(script) -o frames/ --frames 0...\(frames.upperBound)"))
+            }
         } else {
             lines.append(("frames", "none shows a stamp"))
         }
         let width = lines.map(\.0.count).max() ?? 0
         for (k, v) in lines { print(k.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + v) }
+    }
+
+    /// The scene, from the script alone or as the bake reads it against the video's header.
+    private func load() throws -> (Scene, Y4MHeader?) {
+        guard let video else { return (try loadScene(script), nil) }
+        if InkImport.format(of: script) != nil {
+            throw ValidationError("--video takes a JSON script: an ink file is drawn on its own canvas")
+        }
+        let input = try VideoInput(path: video)
+        input.abandon()
+        let header = input.reader.header
+        return (try VideoBake.loadScene(script: script, header: header, video: video), header)
     }
 
     private func number(_ v: Double) -> String {

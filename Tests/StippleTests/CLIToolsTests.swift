@@ -41,6 +41,41 @@ final class CLIToolsTests: XCTestCase {
         XCTAssertTrue(live17.stderr.contains(": 0 stamps at frame 17"), live17.stderr)
     }
 
+    /// A script without a canvas is baked over a video: `describe --video` reads the video's
+    /// header for its size and fps, as the bake does, and names the bake that draws it.
+    func testDescribeTakesABakedScriptsCanvasFromTheVideo() throws {
+        try write("sketch.json", """
+            { "maxAge": 0, "brushes": { "dot": { "builtin": "hard-round" } },
+              "draw": [ { "brush": "dot", "stamps": [[8, 8, 4, -3, 0, 1, 0, 0, 1]] } ] }
+            """)
+        var video = Data("YUV4MPEG2 W48 H32 F25:1 Ip C420jpeg\nFRAME\n".utf8)
+        video.append(Data(repeating: 128, count: 48 * 32 * 3 / 2))
+        try video.write(to: dir.appendingPathComponent("in.y4m"))
+        let run = try TestSupport.stipple(["describe", "sketch.json", "--video", "in.y4m"], in: dir)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("video        in.y4m: 48×32 4:2:0, F25:1"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("canvas       48×32, the video's"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("fps          25"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("first frame  3 "), run.stdout)
+        XCTAssertTrue(run.stdout.contains("stipple bake sketch.json --video in.y4m -o out.y4m"), run.stdout)
+        let json = try TestSupport.stipple(["describe", "sketch.json", "--video", "in.y4m", "--json"], in: dir)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["width"] as? Int, 48)
+        XCTAssertEqual(object["fps"] as? Double, 25)
+        XCTAssertEqual(object["video"] as? String, "in.y4m")
+
+        // Without the video the script has no size, and the error says where it comes from.
+        let alone = try TestSupport.stipple(["describe", "sketch.json"], in: dir)
+        XCTAssertEqual(alone.status, 2)
+        XCTAssertTrue(alone.stderr.contains("a script baked over a video may leave it out: stipple bake, or describe --video"),
+                      alone.stderr)
+        // The bake's own checks hold: a canvas of another size is refused.
+        try write("sized.json", #"{ "canvas": { "width": 64, "height": 32 }, "draw": [] }"#)
+        let sized = try TestSupport.stipple(["describe", "sized.json", "--video", "in.y4m"], in: dir)
+        XCTAssertEqual(sized.status, 2)
+        XCTAssertTrue(sized.stderr.contains("the canvas is 64×32 but the video in.y4m is 48×32"), sized.stderr)
+    }
+
     /// Render frame n is clock frame n + startFrame: describe, `--frames all` and `stamps`
     /// agree on which render frames show the stamp.
     func testDescribeAndFramesAllCountFromTheStartFrame() throws {

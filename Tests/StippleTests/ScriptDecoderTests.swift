@@ -90,7 +90,8 @@ final class ScriptDecoderTests: XCTestCase {
     func testTopLevelMustBeAnObjectWithACanvas() {
         fx.assertError("[1]", at: "[", "expected an object for the top of the script, found an array")
         fx.assertError(#"{ "fps": 30 }"#, at: "{",
-                       #"missing key "canvas" in the script; expected { "canvas": { "width": W, "height": H }, ... }"#)
+                       #"missing key "canvas" in the script; expected { "canvas": { "width": W, "height": H }, ... } "#
+                       + "(a script baked over a video may leave it out: stipple bake, or describe --video)")
     }
 
     func testUnknownKeysAtEveryLevel() {

@@ -41,7 +41,8 @@ struct ScriptDecoder: JSONReading {
         try checkKeys(members, allowed: ScriptDecoder.scriptKeys, in: "the script")
         let canvasMember = member("canvas", in: members)
         guard canvasMember != nil || defaultCanvas != nil else {
-            throw fail(root.location, "missing key \"canvas\" in the script; expected { \"canvas\": { \"width\": W, \"height\": H }, ... }")
+            throw fail(root.location, "missing key \"canvas\" in the script; expected { \"canvas\": { \"width\": W, \"height\": H }, ... } "
+                       + "(a script baked over a video may leave it out: stipple bake, or describe --video)")
         }
         var script = Script(path: path, directory: directory,
                             canvas: try canvasMember.map { m throws(InputError) in try canvas(m.value) } ?? defaultCanvas!)

@@ -228,8 +228,8 @@ struct CLIGrammar {
         var files: [String: Data] = [:]
         var args: [String]
         let kind = random.pick(["render", "render", "render-frames", "render-frames", "bake", "bake", "bisect", "compare",
-                                "compare", "stamps", "describe", "convert", "ink", "ink", "typo"])
-        let baked = kind == "bake"
+                                "compare", "stamps", "describe", "describe-video", "convert", "ink", "ink", "typo"])
+        let baked = kind == "bake" || kind == "describe-video"
         let script = script(baked: baked, &failures)
         if random.chance(0.08) {
             files["s.json"] = mangle(script)
@@ -325,6 +325,10 @@ struct CLIGrammar {
             args = inkRender(&files, &failures)
         case "describe":
             args = ["describe", "s.json"] + (random.chance(0.5) ? ["--json"] : [])
+        case "describe-video":
+            args = ["describe", "s.json", "--video", random.pick(["in.y4m", "in.y4m", "missing.y4m"])]
+            if args[3] == "missing.y4m" { failures.append("a missing video") }
+            if random.chance(0.5) { args.append("--json") }
         case "convert":
             files["st.json"] = random.chance(0.5) ? Data("[[1, 2, 3, 0, 0, 1, 1, 1, 1]]".utf8) : mangle("[[1, 2, 3, 0, 0, 1, 1, 1, 1]]")
             args = ["convert", "st.json", "-o", random.pick(["st.sketchpoints", "st.json"])]

@@ -65,9 +65,9 @@ final class CLIGrammarFuzzTests: XCTestCase {
         let classes = Set(counts.values.flatMap(\.keys)).sorted()
         var table = "cli fuzz: \(count) cases, seed \(seed), \(String(format: "%.0f", Date().timeIntervalSince(started))) s, "
             + "\(findings.count) finding\(findings.count == 1 ? "" : "s")\n"
-        table += ("command".padding(toLength: 14, withPad: " ", startingAt: 0)) + classes.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined() + "\n"
+        table += ("command".padding(toLength: 16, withPad: " ", startingAt: 0)) + classes.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined() + "\n"
         for kind in counts.keys.sorted() {
-            table += kind.padding(toLength: 14, withPad: " ", startingAt: 0)
+            table += kind.padding(toLength: 16, withPad: " ", startingAt: 0)
                 + classes.map { String(counts[kind]?[$0] ?? 0).padding(toLength: 12, withPad: " ", startingAt: 0) }.joined() + "\n"
         }
         print(table + findings.prefix(50).joined(separator: "\n"))
