@@ -55,7 +55,7 @@ extension BenchSuite {
         if let jpegPyramid {
             report.rows.append(row("stipple render --pyramid --tile-format jpeg (quality 90)", jpegPyramid))
         } else {
-            report.skipped.append("views: the JPEG pyramid (\(String(cString: err)))")
+            report.skipped.append("views: the JPEG pyramid (\(String(cBuffer: err)))")
         }
         if let vips = ["/usr/bin/vips", "/usr/local/bin/vips"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
             try FileManager.default.createDirectory(atPath: path("vips"), withIntermediateDirectories: true)

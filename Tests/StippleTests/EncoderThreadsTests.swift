@@ -11,7 +11,7 @@ final class EncoderThreadsTests: XCTestCase {
             var name = [CChar](repeating: 0, count: 16)
             _ = stp_thread_name(&name, name.count)
             // Linux answers for the calling thread alone when asked about process 0.
-            return (String(cString: name), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+            return (String(cBuffer: name), getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
         }
         XCTAssertTrue(name.hasPrefix("stipple-png-"), name)
         XCTAssertEqual(nice, 19)

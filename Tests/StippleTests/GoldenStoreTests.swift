@@ -22,7 +22,7 @@ final class GoldenStoreTests: XCTestCase {
         let store = GoldenStore(directory: dir.path)
         for f in ["a.llvmpipe.points~10.png", "a.llvmpipe.points.png", "a.llvmpipe.points~2.png", "a.softpipe.quads.png",
                   "ab.llvmpipe.points.png"] {
-            FileManager.default.createFile(atPath: dir.appendingPathComponent(f).path, contents: Data([0]))
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(f).path, contents: Data([0]))
         }
         guard case let .own(paths) = store.lookup(name: "a", driver: "llvmpipe", primitive: .points) else { return XCTFail() }
         XCTAssertEqual(paths.map { URL(fileURLWithPath: $0).lastPathComponent },

@@ -176,7 +176,7 @@ final class GoldenTeamTests: XCTestCase {
         for (sig, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
             try? FileManager.default.removeItem(at: f.golden)
             let log = f.root.appendingPathComponent("\(name).log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let json = f.root.appendingPathComponent("\(name).json"), junit = f.root.appendingPathComponent("\(name).xml")
             let html = f.root.appendingPathComponent("\(name)-report")
             let process = Process()

@@ -32,7 +32,7 @@ final class FuzzCorpusTests: XCTestCase {
             do {
                 // As the fuzz target: a script that reads is also played at every speed it may pick.
                 let script = try Script.parse(bytes: bytes, path: "fuzz.json", directory: fixtures)
-                for speed in [5e-324, 1e-300, 1e-6, 2e-6, 0.5, 1, 20, 1e300, Double.greatestFiniteMagnitude] {
+                for speed in [Double.leastNonzeroMagnitude, 1e-300, 1e-6, 2e-6, 0.5, 1, 20, 1e300, Double.greatestFiniteMagnitude] {
                     var played = script
                     do { try played.play(atSpeed: speed) } catch { assertAnswer(error, input) }
                 }

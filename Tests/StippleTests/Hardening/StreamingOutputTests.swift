@@ -28,10 +28,10 @@ final class StreamingOutputTests: XCTestCase {
         var err = [CChar](repeating: 0, count: 256)
         let rows = [UInt8](repeating: 0, count: 16)
         XCTAssertEqual(stp_png_stream_write_rows(nil, rows, 1, &err, err.count), -1)
-        XCTAssertEqual(String(cString: err), "the PNG stream is closed")
+        XCTAssertEqual(String(cBuffer: err), "the PNG stream is closed")
         err = [CChar](repeating: 0, count: 256)
         XCTAssertEqual(stp_png_stream_close(nil, 1, &err, err.count), -1, "no PNG to finish")
-        XCTAssertEqual(String(cString: err), "the PNG stream is closed")
+        XCTAssertEqual(String(cBuffer: err), "the PNG stream is closed")
         XCTAssertEqual(stp_png_stream_close(nil, 0, nil, 0), 0, "nothing to free")
     }
 

@@ -11,7 +11,7 @@ final class PyramidPartsTests: XCTestCase {
         var out: [String: Data] = [:]
         for name in try FileManager.default.subpathsOfDirectory(atPath: root) {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder)
             if !isFolder.boolValue { out[name] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + name)) }
         }
         return out

@@ -42,7 +42,7 @@ final class TileFormatTests: XCTestCase {
         let pngTiles = try FileManager.default.subpathsOfDirectory(atPath: png.tiles).filter { $0.hasSuffix(".png") }.sorted()
         for format in [PyramidOptions.TileFormat.jpeg, .webp] {
             let available = format == .jpeg ? stp_jpeg_available(&err, err.count) : stp_webp_available(&err, err.count)
-            guard available == 1 else { print("skipped \(format): \(String(cString: err))"); continue }
+            guard available == 1 else { print("skipped \(format): \(String(cBuffer: err))"); continue }
             let options = PyramidOptions(format: format, quality: 92)
             let path = dir.appendingPathComponent(format.rawValue).path
             let summary = try await r.writePyramid(scene, frame: 30, to: path, options: options)
