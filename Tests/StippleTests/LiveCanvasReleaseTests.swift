@@ -43,6 +43,62 @@ final class LiveCanvasReleaseTests: XCTestCase {
         XCTAssertEqual(statistics.keptStrokes, 1)
     }
 
+    /// `close()` while frames that bake are being drawn: whatever each frame gives (an image,
+    /// or an error about what the close freed), the canvas ends up empty, holds nothing it
+    /// cannot reach on the renderer, and draws and bakes again afterwards.
+    func testClosingWhileFramesBakeLeavesAWorkingCanvas() async throws {
+        let renderer = try Renderer()
+        let blank = try await LiveCanvas(renderer: renderer, canvas: canvas).render()
+        for round in 0..<24 {
+            // Bakes one stroke a frame, each an await on the renderer, so a close can fall between them.
+            let live = LiveCanvas(renderer: renderer, canvas: canvas, undo: UndoLimits(steps: 1, bakeMilliseconds: 0))
+            var session = RandomSession(seed: UInt64(100 + round), width: canvas.width, height: canvas.height)
+            for _ in 0..<8 { try await session.stroke(on: live) }
+            // Odd rounds close with the backing surface made already, even ones while it is made.
+            if round % 2 == 1 { _ = try await live.render() }
+            let frames = (0..<3).map { _ in Task { try? await live.render() } }
+            for _ in 0..<(round / 2 % 6) { await Task.yield() }
+            await live.close()
+            for f in frames { _ = await f.value }
+            let closed = try await live.render()
+            XCTAssertEqual(closed.pixels, blank.pixels, "round \(round): a closed canvas shows its background alone")
+            for _ in 0..<3 { try await session.stroke(on: live) }
+            _ = try await live.render()
+            try await live.bakeAll()
+            let statistics = await live.sessionStatistics
+            XCTAssertEqual(statistics.keptStrokes, 1, "round \(round): one stroke kept at an undo depth of 1")
+            XCTAssertGreaterThan(statistics.strokesBaked, 0, "round \(round): baking runs again after the close")
+            await live.close()
+            let (layers, surfaces) = (await renderer.layerCount, await renderer.surfaceCount)
+            XCTAssertEqual(layers, 0, "round \(round)")
+            XCTAssertEqual(surfaces, 0, "round \(round)")
+        }
+    }
+
+    /// A clear (which bakes everything first) while frames that bake are being drawn: each
+    /// stroke is baked once, and undoing the clear shows every stroke exactly as drawn.
+    func testAClearWhileFramesBakeBakesEachStrokeOnce() async throws {
+        let renderer = try Renderer()
+        for round in 0..<12 {
+            let live = LiveCanvas(renderer: renderer, canvas: canvas, undo: UndoLimits(steps: 2, bakeMilliseconds: 0))
+            var session = RandomSession(seed: UInt64(200 + round), width: canvas.width, height: canvas.height)
+            for _ in 0..<8 { try await session.stroke(on: live) }
+            if round % 2 == 1 { _ = try await live.render() }
+            let frames = (0..<3).map { _ in Task { try await live.render() } }
+            for _ in 0..<(round / 2 % 6) { await Task.yield() }
+            try await live.clear()
+            for f in frames { _ = try await f.value }
+            try await live.undo()
+            let got = try await live.render()
+            let want = try await session.expected(on: renderer, canvas: canvas, settings: RenderSettings(),
+                                                  frame: await live.frame, fps: live.fps, seed: 0)
+            XCTAssertEqual(got, want, "round \(round): every stroke shown once after the clear is undone")
+            let statistics = await live.sessionStatistics
+            XCTAssertEqual(statistics.strokesBaked, 6, "round \(round): the strokes off the depth, each baked once")
+            await live.close()
+        }
+    }
+
     func testACanvasThatGoesFreesWhatItHeldAndNoOtherCanvasLosesAnything() async throws {
         let renderer = try Renderer()
         let stays = LiveCanvas(renderer: renderer, canvas: canvas, undo: UndoLimits(steps: 2))

@@ -62,6 +62,8 @@ extension LiveCanvas {
     /// What a save writes, taken at one instant: baking is held while the backing layer is
     /// read back, so no stroke is both in the image and in the list.
     package func snapshot() async throws -> SavedDrawing {
+        // A bake already drawing would go on after the hold.
+        await bakeEnded()
         let order = session.backing.below + session.history.shown
         let strokes = order.compactMap { i -> SavedDrawing.Stroke? in
             guard let s = session.kept[i] else { return nil }

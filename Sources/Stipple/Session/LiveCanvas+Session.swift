@@ -172,12 +172,33 @@ extension LiveCanvas {
     /// passed (at least one stroke). A stroke still open, or with stamps not yet born, waits —
     /// and so does everything after it, to keep the draw order.
     private func bake(budget: Double) async throws {
+        // One at a time: another bake that started first ends before this one looks.
+        await bakeEnded()
+        let task = Task { try await self.bakeNow(budget: budget) }
+        bakeInFlight = task
+        defer { if bakeInFlight == task { bakeInFlight = nil } }
+        try await task.value
+    }
+
+    /// Returns when no bake is running. (An ended one is forgotten here too: its own caller
+    /// may resume after this one.)
+    func bakeEnded() async {
+        while let running = bakeInFlight {
+            _ = try? await running.value
+            if bakeInFlight == running { bakeInFlight = nil }
+        }
+    }
+
+    private func bakeNow(budget: Double) async throws {
         guard LiveCanvas.canBake, session.bakeHolds == 0 else { return }
         let start = ContinuousClock.now
+        let generation = session.generation
         var n = 0
         for i in session.backing.below {
             guard let s = session.kept[i], !s.isOpen, s.lastBirth <= Float(frame) else { break }
             if let layer = s.layer { try await bakeLayer(layer) }
+            // Closed meanwhile: what this bake took is gone with the session.
+            guard session.generation == generation else { return }
             n += 1
             if (ContinuousClock.now - start) >= .microseconds(Int64(min(budget, 1e9) * 1000)) { break }
         }

@@ -10,7 +10,10 @@ extension LiveCanvas {
         if let s = session.backing.surface {
             surface = s
         } else {
+            let generation = session.generation
             surface = try await renderer.makeSurface(canvas)
+            // Closed meanwhile: the new session has no use for it.
+            guard session.generation == generation else { return await renderer.removeSurface(surface) }
             session.backing.surface = surface
         }
         try await renderer.draw([layer], frame: frame, settings: settings, onto: surface)

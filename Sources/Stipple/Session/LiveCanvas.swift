@@ -45,6 +45,10 @@ public actor LiveCanvas {
     /// Render requests answered by a frame drawn for another request.
     public private(set) var requestsCoalesced = 0
 
+    /// The bake running now (LiveCanvas+Session.swift): a frame's, a clear's or `bakeAll`'s
+    /// wait for it, or they would each take the same strokes.
+    var bakeInFlight: Task<Void, Error>?
+
     private var inFlight: Task<Image, Error>?
     private var queued: Task<Image, Error>?
 
@@ -81,7 +85,11 @@ public actor LiveCanvas {
     public func close() async {
         let (layers, surfaces) = LiveCanvas.held(session, strokes)
         strokes.removeAll()
-        session = SessionState(limits: session.limits)
+        // A save still reading keeps its hold on baking; a bake still drawing stops.
+        var fresh = SessionState(limits: session.limits)
+        fresh.bakeHolds = session.bakeHolds
+        fresh.generation = session.generation + 1
+        session = fresh
         await renderer.release(layers: layers, surfaces: surfaces)
     }
 

@@ -76,6 +76,9 @@ struct SessionState {
     var strokesFreed = 0
     /// Above 0 while a save reads the backing layer back: baking waits.
     var bakeHolds = 0
+    /// How many times the canvas was closed: work that waited on the renderer stops when it
+    /// finds the session it started with gone.
+    var generation = 0
 
     init(limits: UndoLimits) { self.limits = limits }
 
