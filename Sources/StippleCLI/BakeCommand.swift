@@ -111,7 +111,7 @@ struct BakeCommand: AsyncParsableCommand {
             }
             let c = bake.conversion
             progress.finish(frames: frames, detail: "\(header.width)×\(header.height) "
-                            + "\(header.chroma == .yuv444 ? "4:4:4" : "4:2:0") \(c.matrix.rawValue) \(c.range.rawValue) → "
+                            + "\(header.chroma.name) \(c.matrix.rawValue) \(c.range.rawValue) → "
                             + (self.output == "-" ? "stdout" : self.output))
         } catch {
             input.abandon()

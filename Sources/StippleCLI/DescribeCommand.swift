@@ -55,7 +55,7 @@ struct DescribeCommand: ParsableCommand {
         ]
         if let video, let header {
             lines.append(("video", "\(video): \(header.width)×\(header.height) "
-                + "\(header.chroma == .yuv444 ? "4:4:4" : "4:2:0"), F\(header.rateNumerator):\(header.rateDenominator)"))
+                + "\(header.chroma.name), F\(header.rateNumerator):\(header.rateDenominator)"))
         }
         lines += [
             ("canvas", "\(scene.canvas.width)×\(scene.canvas.height)\(video == nil ? "" : ", the video's")"),

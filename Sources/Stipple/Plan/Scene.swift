@@ -131,4 +131,18 @@ extension Scene {
         }
         return ids
     }
+
+    /// Runs `body` with the scene's layers made on `renderer` (`makeLayers`), and frees them
+    /// when it ends, whether it finishes or fails: a renderer may run many scenes.
+    func withLayers<T>(on renderer: Renderer, _ body: ([LayerID]) async throws -> T) async throws -> T {
+        let layers = try await makeLayers(on: renderer)
+        do {
+            let result = try await body(layers)
+            await renderer.removeLayers(layers)
+            return result
+        } catch {
+            await renderer.removeLayers(layers)
+            throw error
+        }
+    }
 }

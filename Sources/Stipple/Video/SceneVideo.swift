@@ -32,14 +32,9 @@ public struct SceneVideo: Sendable {
     /// `renderer` for the run and freed when it ends.
     public func run(frames: ClosedRange<Int>, renderer: Renderer, writer: Y4MWriter,
                     progress: (Int) -> Void = { _ in }) async throws {
-        // The scene's layers are this run's: freed when it ends, whether it finishes or fails.
-        let layers = try await scene.makeLayers(on: renderer)
-        do {
-            try await run(layers: layers, frames: frames, renderer: renderer, writer: writer, progress: progress)
-            await renderer.removeLayers(layers)
-        } catch {
-            await renderer.removeLayers(layers)
-            throw error
+        // The scene's layers are this run's: made for it, and freed when it ends.
+        try await scene.withLayers(on: renderer) {
+            try await run(layers: $0, frames: frames, renderer: renderer, writer: writer, progress: progress)
         }
     }
 

@@ -131,17 +131,10 @@ public final class VideoBake {
     package func run(reader: Y4MReader, writer: Y4MWriter, extraLayers: BeforeFrame?,
                      frames: ClosedRange<Int>? = nil, readerAt: Int = 0,
                      progress: (Int) -> Void = { _ in }) async throws -> Int {
-        // The script's layers are this run's: made for it, and freed when it ends, whether it
-        // finishes or fails (a renderer may bake many videos).
-        let layers = try await scene.makeLayers(on: renderer)
-        do {
-            let n = try await run(layers: layers, reader: reader, writer: writer, extraLayers: extraLayers, frames: frames,
-                                  readerAt: readerAt, progress: progress)
-            await renderer.removeLayers(layers)
-            return n
-        } catch {
-            await renderer.removeLayers(layers)
-            throw error
+        // The script's layers are this run's: made for it, and freed when it ends.
+        try await scene.withLayers(on: renderer) {
+            try await run(layers: $0, reader: reader, writer: writer, extraLayers: extraLayers, frames: frames,
+                          readerAt: readerAt, progress: progress)
         }
     }
 

@@ -10,6 +10,14 @@ public struct Y4MHeader: Sendable, Equatable {
         /// `420`), nil when the header has none (4:2:0 too).
         case yuv420(tag: String?)
         case yuv444
+
+        /// "4:2:0" or "4:4:4", as messages and summaries name it.
+        package var name: String {
+            switch self {
+            case .yuv420: "4:2:0"
+            case .yuv444: "4:4:4"
+            }
+        }
     }
 
     /// Pixels across.

@@ -91,7 +91,7 @@ public final class Y4MReader {
         guard got == want else {
             throw InputError(file: name, location: .byte(planesStart + got),
                              "frame \(number) is truncated: \(got) of its \(want) bytes of planes "
-                             + "(\(header.width)×\(header.height) \(header.chroma == .yuv444 ? "4:4:4" : "4:2:0")) "
+                             + "(\(header.width)×\(header.height) \(header.chroma.name)) "
                              + "before the end of the stream")
         }
         framesRead += 1
