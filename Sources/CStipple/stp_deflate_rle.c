@@ -203,16 +203,29 @@ size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned c
     size_t n_runs = 0;
     uint32_t lit_freq[286] = {0}, dist_freq[30] = {0};
     // The bytes between runs counted as literals, in four tables in turn (so that repeated
-    // bytes do not wait on one counter); a run's bytes are never counted.
+    // bytes do not wait on one counter); a run's bytes are never counted. Past the first
+    // `counted_whole` literals, a quarter of them are: four bytes of every sixteen, each
+    // weighing four (every channel of a pixel still sampled, a filter byte shifting them a
+    // row at a time). The codes are then built from those estimates, and every byte value
+    // gets one, seen in the sample or not.
     uint32_t lit4[4][256];
     memset(lit4, 0, sizeof lit4);
+    const size_t counted_whole = 16384;
+    size_t literals = 0;
     size_t literal = 0;  // where the literals since the last run begin
     for (size_t i = len ? next_run(in, len, 1) : len;; i = next_run(in, len, i)) {
         size_t end = i < len ? i : len, k = literal;
-        for (; k + 4 <= end; k += 4) {
+        // Counted whole up to the first `counted_whole` literals, then sampled.
+        size_t whole = literals >= counted_whole ? k : end - k > counted_whole - literals ? k + (counted_whole - literals) : end;
+        for (; k + 4 <= whole; k += 4) {
             lit4[0][in[k]]++; lit4[1][in[k + 1]]++; lit4[2][in[k + 2]]++; lit4[3][in[k + 3]]++;
         }
+        for (; k < whole; k++) lit4[0][in[k]]++;
+        for (; k + 16 <= end; k += 16) {
+            lit4[0][in[k]] += 4; lit4[1][in[k + 1]] += 4; lit4[2][in[k + 2]] += 4; lit4[3][in[k + 3]] += 4;
+        }
         for (; k < end; k++) lit4[0][in[k]]++;
+        literals += end - literal;
         if (i >= len) break;
         unsigned char b = in[i - 1];
         size_t max = len - i < 258 ? len - i : 258;
@@ -223,7 +236,10 @@ size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned c
         i += run;
         literal = i;
     }
-    for (int k = 0; k < 256; k++) lit_freq[k] = lit4[0][k] + lit4[1][k] + lit4[2][k] + lit4[3][k];
+    for (int k = 0; k < 256; k++) {
+        lit_freq[k] = lit4[0][k] + lit4[1][k] + lit4[2][k] + lit4[3][k];
+        if (literals > counted_whole && !lit_freq[k]) lit_freq[k] = 1;  // a byte the sample missed
+    }
     lit_freq[256] = 1;
     if (!dist_freq[0]) dist_freq[0] = 1;  // one distance code, one bit, even when unused
 

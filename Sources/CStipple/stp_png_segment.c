@@ -150,7 +150,7 @@ static int deliver(stp_png_segment *out, unsigned char *data, size_t len, const 
     out->len = len;
     out->raw_len = raw_len;
     out->adler = filtered_adler32(raw, raw_len);
-    out->crc = crc32(crc32(0L, (const Bytef *)"IDAT", 4), data, (uInt)len);
+    out->crc = stp_crc32(stp_crc32(0, (const unsigned char *)"IDAT", 4), data, len);
     return 0;
 }
 
@@ -240,8 +240,4 @@ void stp_png_segment_free(stp_png_segment *segment) {
 
 unsigned long stp_adler32_combine(unsigned long a, unsigned long b, size_t len_b) {
     return adler32_combine(a, b, (z_off_t)len_b);
-}
-
-unsigned long stp_crc32(unsigned long crc, const unsigned char *data, size_t len) {
-    return crc32(crc, data, (uInt)len);
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import CStipple
 @testable import Stipple
 
 /// Stipple's own PNG encoder (levels 0…3: segments on every core, runs and literals in
@@ -132,5 +133,57 @@ final class PNGEncoderTests: XCTestCase {
         }
         // No larger than libpng at level 1 with its own filters.
         XCTAssertLessThanOrEqual(whole.count, try PNGFile.encodeWithLibpng(image, level: 1, fast: false).count)
+    }
+
+    /// A segment's codes are built from a sample of its literals past the first 16 384: a byte
+    /// value the sample never sees must still have a code. Rows of 4 095 grey pixels (4 096
+    /// bytes with the filter byte, so a byte's place in the segment is fixed) of 0s and 1s in
+    /// turn, with a 254 every sixteen bytes past the first eight rows: no run shortens them
+    /// and no filter beats None (the 254 is −2 to the filter's sums), so the 254s reach the
+    /// coder where they lie. Placed where the sample does not look (the last twelve bytes of
+    /// every sixteen), and where it does, the image decodes to its pixels.
+    func testAByteTheSampleMissesStillHasACode() throws {
+        let width = 4_095, height = 40
+        for offset in [8, 0] {
+            var pixels = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    // Byte x of row y lies at y × 4096 + 1 + x in the segment's filtered rows.
+                    pixels[y * width + x] = y >= 8 && (1 + x) % 16 == offset ? 254 : UInt8((x + y) & 1)
+                }
+            }
+            XCTAssertEqual(pixels.filter { $0 == 254 }.count, 32 * (offset == 8 ? 256 : 255), "offset \(offset)")
+            let png = try PNGFile.encodeGrey(pixels, width: width, height: height, compression: 1)
+            XCTAssertEqual(try PNGFile.decode(png).image.pixels, pixels.flatMap { [$0, $0, $0, 255] }, "offset \(offset)")
+        }
+    }
+
+    /// The CRC of every chunk (carry-less multiplication where the CPU has it) against the
+    /// definition, bit by bit: every length from 0 to 300 (the vector steps' edges), at three
+    /// alignments, continued from a CRC already begun, and a long buffer.
+    func testTheCRCIsZlibsAtEveryLengthAndAlignment() {
+        func reference(_ crc: UInt32, _ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var c = ~crc
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 == 1 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+            }
+            return ~c
+        }
+        var rng = SplitMix64(seed: 17)
+        let bytes = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        bytes.withUnsafeBufferPointer { all in
+            for start in 0..<3 {
+                for length in 0...300 {
+                    let seed = UInt32(truncatingIfNeeded: rng.next())
+                    let got = UInt32(truncatingIfNeeded: stp_crc32(UInt(seed), all.baseAddress! + start, length))
+                    XCTAssertEqual(got, reference(seed, bytes[start..<(start + length)]), "\(length) bytes from \(start)")
+                }
+            }
+            let got = UInt32(truncatingIfNeeded: stp_crc32(0, all.baseAddress! + 1, 69_999))
+            XCTAssertEqual(got, reference(0, bytes[1...]))
+        }
+        // "IEND" with no data: the CRC every PNG ends with.
+        XCTAssertEqual(UInt32(truncatingIfNeeded: stp_crc32(0, Array("IEND".utf8), 4)), 0xAE42_6082)
     }
 }

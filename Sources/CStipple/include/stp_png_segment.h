@@ -31,7 +31,8 @@ void stp_png_segment_free(stp_png_segment *segment);
 // Adler-32 of a stream whose first part has `a` and second part (`len_b` bytes) has `b`.
 unsigned long stp_adler32_combine(unsigned long a, unsigned long b, size_t len_b);
 
-// CRC-32 of `len` bytes, continuing `crc` (0 to start).
+// CRC-32 of `len` bytes, continuing `crc` (0 to start): zlib's, computed by carry-less
+// multiplication where the CPU has it (stp_crc32.c).
 unsigned long stp_crc32(unsigned long crc, const unsigned char *data, size_t len);
 
 #endif
