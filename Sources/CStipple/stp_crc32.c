@@ -9,6 +9,17 @@
 
 #include <zlib.h>
 
+// zlib's, a billion bytes at most a call (its length is 32 bits).
+static unsigned long zlib_crc32(unsigned long crc, const unsigned char *data, size_t len) {
+    while (len > 0) {
+        uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
+        crc = crc32(crc, data, n);
+        data += n;
+        len -= n;
+    }
+    return crc;
+}
+
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
 
@@ -61,23 +72,8 @@ unsigned long stp_crc32(unsigned long crc, const unsigned char *data, size_t len
         data += whole;
         len -= whole;
     }
-    // zlib's, a billion bytes at most a call (its length is 32 bits).
-    while (len > 0) {
-        uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
-        crc = crc32(crc, data, n);
-        data += n;
-        len -= n;
-    }
-    return crc;
+    return zlib_crc32(crc, data, len);
 }
 #else
-unsigned long stp_crc32(unsigned long crc, const unsigned char *data, size_t len) {
-    while (len > 0) {
-        uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
-        crc = crc32(crc, data, n);
-        data += n;
-        len -= n;
-    }
-    return crc;
-}
+unsigned long stp_crc32(unsigned long crc, const unsigned char *data, size_t len) { return zlib_crc32(crc, data, len); }
 #endif
