@@ -1,8 +1,9 @@
 // A deflate encoder for filtered PNG rows: runs of a repeated byte become matches at
 // distance 1 (what zlib's Z_RLE strategy finds), every other byte a literal, coded with one
 // dynamic Huffman block built from the segment's own counts. No hash chains and no lazy
-// matching: the runs found sixteen bytes a step and the literals between them counted, then
-// the codes written, literals straight from the input, four to a store.
+// matching: the runs found sixteen bytes a step and the literals between them counted (past
+// the first 16 384, a sample of them), then the codes written, literals straight from the
+// input, four to a store.
 #include "stp_deflate_rle.h"
 
 #include <stdint.h>
