@@ -65,7 +65,7 @@ struct BakeCommand: AsyncParsableCommand {
         let selected = try BakeFrames.resolve(frames: frames, shard: shard.flatMap(FrameShard.init), video: video) {
             if FFmpegProcess.isContainer(video) { return try BakeFrames.containerFrameCount(video) }
             guard video != "-", let header = try? Y4MReader(path: video).header else { return nil }
-            return knownFrameCount(header)
+            return BakeFrames.y4mFileFrameCount(video, header)
         }
         // nil: an empty part; .some(nil): every frame.
         let part = selected ?? nil
@@ -85,7 +85,7 @@ struct BakeCommand: AsyncParsableCommand {
             let live = try stream.map { try LiveStrokes(events: $0, script: loaded, renderer: renderer) }
             output = try VideoOutput(path: self.output, header: header, conversion: bake.conversion,
                                      audioFrom: FFmpegProcess.isContainer(video) && selected == .some(nil) ? video : nil)
-            let progress = BakeProgress(total: part?.count ?? knownFrameCount(header), label: "baked")
+            let progress = BakeProgress(total: part?.count ?? BakeFrames.y4mFileFrameCount(video, header), label: "baked")
             let frames: Int
             do {
                 var extra: VideoBake.BeforeFrame?
@@ -117,12 +117,6 @@ struct BakeCommand: AsyncParsableCommand {
             input.abandon()
             throw error
         }
-    }
-
-    private func knownFrameCount(_ header: Y4MHeader) -> Int? {
-        guard video != "-", !FFmpegProcess.isContainer(video),
-              let size = (try? FileManager.default.attributesOfItem(atPath: video))?[.size] as? Int else { return nil }
-        return BakeProgress.frameCount(fileSize: size, headerLength: header.line.utf8.count, frameSize: header.frameSize)
     }
 }
 

@@ -49,6 +49,20 @@ enum BakeFrames {
 
     /// The number of video frames in a container, counted by ffprobe (decoding nothing:
     /// packets are counted).
+    /// The frames of the y4m file at `path` whose header is `header`, from its size (exact
+    /// when FRAME lines carry no tags); nil for stdin, a container, or a size not known.
+    static func y4mFileFrameCount(_ path: String, _ header: Y4MHeader) -> Int? {
+        guard path != "-", !FFmpegProcess.isContainer(path),
+              let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
+        return BakeProgress.frameCount(fileSize: size, headerLength: header.line.utf8.count, frameSize: header.frameSize)
+    }
+
+    /// The video's frames where they can be counted without reading the stream: a y4m file
+    /// from its size, a container with ffprobe; nil for stdin, or where ffprobe cannot tell.
+    static func videoFrameCount(_ path: String, _ header: Y4MHeader) -> Int? {
+        FFmpegProcess.isContainer(path) ? try? containerFrameCount(path) : y4mFileFrameCount(path, header)
+    }
+
     static func containerFrameCount(_ path: String) throws -> Int {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")

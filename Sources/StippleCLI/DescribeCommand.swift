@@ -11,7 +11,9 @@ struct DescribeCommand: ParsableCommand {
             stamps, and the first and last frames that show a stamp, with the render command \
             for all of them. With maxAge 0 stamps never die: the last frame is then the one \
             from which the canvas stops changing. A script baked over a video takes its \
-            canvas size and fps from the video: give it with --video (only its header is read).
+            canvas size and fps from the video: give it with --video (only its header is read; \
+            its frames are counted from a y4m file's size, or by ffprobe for a container, to \
+            say when the script runs past the video's end).
             Examples:
               stipple describe demo.json
               stipple describe demo.json --json
@@ -33,6 +35,10 @@ struct DescribeCommand: ParsableCommand {
         let fps = scene.fps, maxAge = scene.effects.maxAge
         let frames = t.liveFrames
         let brushes = Set(scene.batches.map(\.brushKey)).count
+        // The video's frames, where they can be counted without reading it (not on stdin).
+        let videoFrames = video.flatMap { v in header.flatMap { BakeFrames.videoFrameCount(v, $0) } }
+        // A script that outlasts the video: the bake ends with the video's last frame.
+        let pastTheVideo = videoFrames.flatMap { n in frames.map { $0.upperBound >= n } } ?? false
         if json {
             var object: [String: Any] = [
                 "script": script, "width": scene.canvas.width, "height": scene.canvas.height,
@@ -41,6 +47,7 @@ struct DescribeCommand: ParsableCommand {
             ]
             object["strokeLayers"] = scene.strokeLayerSummary.map { ["entry": $0.entry, "mode": $0.text] }
             if let video { object["video"] = video }
+            if let videoFrames { object["videoFrames"] = videoFrames }
             if let frames {
                 object["firstFrame"] = frames.lowerBound
                 object["lastFrame"] = frames.upperBound
@@ -54,8 +61,9 @@ struct DescribeCommand: ParsableCommand {
             ("script", script),
         ]
         if let video, let header {
+            let length = videoFrames.map { ", \(counted($0, "frame")) (\(number(Double($0) / header.fps)) s)" } ?? ""
             lines.append(("video", "\(video): \(header.width)×\(header.height) "
-                + "\(header.chroma.name), F\(header.rateNumerator):\(header.rateDenominator)"))
+                + "\(header.chroma.name), F\(header.rateNumerator):\(header.rateDenominator)\(length)"))
         }
         lines += [
             ("canvas", "\(scene.canvas.width)×\(scene.canvas.height)\(video == nil ? "" : ", the video's")"),
@@ -73,6 +81,11 @@ struct DescribeCommand: ParsableCommand {
             lines.append(("last frame", "\(frames.upperBound) (\(end))"))
             lines.append(("length", "\(counted(frames.upperBound + 1, "frame")) from 0, \(number(Double(frames.upperBound + 1) / fps)) s at \(number(fps)) fps"))
             if let video {
+                if pastTheVideo, let videoFrames {
+                    lines.append(("past the video", "the video ends at frame \(videoFrames - 1)"
+                        + (frames.lowerBound >= videoFrames ? ", before the first stamp is born: a bake draws none of the script"
+                                                             : ": a bake draws no frame after it")))
+                }
                 lines.append(("bake", "stipple bake \(script) --video \(video) -o out.y4m (every frame of the video)"))
             } else {
                 lines.append(("render all", "stipple render \(script) -o frames/ --frames 0...\(frames.upperBound)"))

@@ -42,18 +42,26 @@ final class CLIToolsTests: XCTestCase {
     }
 
     /// A script without a canvas is baked over a video: `describe --video` reads the video's
-    /// header for its size and fps, as the bake does, and names the bake that draws it.
+    /// header for its size and fps, as the bake does, and names the bake that draws it; it
+    /// counts a y4m file's frames from its size and says when the script outlasts them.
     func testDescribeTakesABakedScriptsCanvasFromTheVideo() throws {
         try write("sketch.json", """
             { "maxAge": 0, "brushes": { "dot": { "builtin": "hard-round" } },
               "draw": [ { "brush": "dot", "stamps": [[8, 8, 4, -3, 0, 1, 0, 0, 1]] } ] }
             """)
-        var video = Data("YUV4MPEG2 W48 H32 F25:1 Ip C420jpeg\nFRAME\n".utf8)
-        video.append(Data(repeating: 128, count: 48 * 32 * 3 / 2))
-        try video.write(to: dir.appendingPathComponent("in.y4m"))
+        func video(_ name: String, frames: Int) throws {
+            var video = Data("YUV4MPEG2 W48 H32 F25:1 Ip C420jpeg\n".utf8)
+            for _ in 0..<frames {
+                video.append(Data("FRAME\n".utf8))
+                video.append(Data(repeating: 128, count: 48 * 32 * 3 / 2))
+            }
+            try video.write(to: dir.appendingPathComponent(name))
+        }
+        try video("in.y4m", frames: 5)
         let run = try TestSupport.stipple(["describe", "sketch.json", "--video", "in.y4m"], in: dir)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertTrue(run.stdout.contains("video        in.y4m: 48×32 4:2:0, F25:1"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("video        in.y4m: 48×32 4:2:0, F25:1, 5 frames (0.20 s)"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("past the video"), run.stdout)
         XCTAssertTrue(run.stdout.contains("canvas       48×32, the video's"), run.stdout)
         XCTAssertTrue(run.stdout.contains("fps          25"), run.stdout)
         XCTAssertTrue(run.stdout.contains("first frame  3 "), run.stdout)
@@ -63,6 +71,26 @@ final class CLIToolsTests: XCTestCase {
         XCTAssertEqual(object["width"] as? Int, 48)
         XCTAssertEqual(object["fps"] as? Double, 25)
         XCTAssertEqual(object["video"] as? String, "in.y4m")
+        XCTAssertEqual(object["videoFrames"] as? Int, 5)
+        // A video shorter than the script: the bake stops with it, and describe says so. The
+        // stamp is born at frame 3: a video of 2 frames shows none of it, one of 4 its birth.
+        try video("short.y4m", frames: 2)
+        let short = try TestSupport.stipple(["describe", "sketch.json", "--video", "short.y4m"], in: dir)
+        XCTAssertEqual(short.status, 0, short.stderr)
+        XCTAssertTrue(short.stdout.contains("2 frames (0.08 s)"), short.stdout)
+        XCTAssertTrue(short.stdout.contains("past the video  the video ends at frame 1, before the first stamp is born: "
+                                            + "a bake draws none of the script"), short.stdout)
+        try video("four.y4m", frames: 4)
+        let four = try TestSupport.stipple(["describe", "sketch.json", "--video", "four.y4m"], in: dir)
+        XCTAssertFalse(four.stdout.contains("past the video"), four.stdout)
+        // A second stamp born at frame 6, after the 5-frame video's last.
+        try write("two.json", """
+            { "maxAge": 0, "brushes": { "dot": { "builtin": "hard-round" } },
+              "draw": [ { "brush": "dot", "stamps": [[8, 8, 4, -3, 0, 1, 0, 0, 1], [20, 8, 4, -6, 0, 1, 0, 0, 1]] } ] }
+            """)
+        let two = try TestSupport.stipple(["describe", "two.json", "--video", "in.y4m"], in: dir)
+        XCTAssertTrue(two.stdout.contains("past the video  the video ends at frame 4: a bake draws no frame after it"),
+                      two.stdout)
 
         // Without the video the script has no size, and the error says where it comes from.
         let alone = try TestSupport.stipple(["describe", "sketch.json"], in: dir)
