@@ -47,8 +47,6 @@ enum BakeFrames {
         throw pastEnd(r, total: read, video: video)
     }
 
-    /// The number of video frames in a container, counted by ffprobe (decoding nothing:
-    /// packets are counted).
     /// The frames of the y4m file at `path` whose header is `header`, from its size (exact
     /// when FRAME lines carry no tags); nil for stdin, a container, or a size not known.
     static func y4mFileFrameCount(_ path: String, _ header: Y4MHeader) -> Int? {
@@ -63,6 +61,8 @@ enum BakeFrames {
         FFmpegProcess.isContainer(path) ? try? containerFrameCount(path) : y4mFileFrameCount(path, header)
     }
 
+    /// The number of video frames in a container, counted by ffprobe (decoding nothing:
+    /// packets are counted).
     static func containerFrameCount(_ path: String) throws -> Int {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
