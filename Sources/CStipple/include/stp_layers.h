@@ -24,9 +24,11 @@ void stp_layers_read(const uint8_t *luma, const uint8_t *cb, const uint8_t *cr, 
 
 // One layer over columns x0 ..< x1 of the working row (from x0 rounded down to eight):
 // L's plane p for column x at `l + p * plane + x`, scaled by `k`; op as PixelLayer.Op's
-// order (over, erase, multiply, screen, lighten, darken, saturate, desaturate).
-void stp_layers_span(int op, const uint8_t *l, ptrdiff_t plane, float k, int x0, int x1, float *r, float *g,
-                     float *b, float *a);
+// order (over, erase, multiply, screen, lighten, darken, saturate, desaturate). Where
+// `ahead` is not 0, the planes' same columns `ahead` bytes away (a row of L that a later
+// call reaches) are asked of the memory first.
+void stp_layers_span(int op, const uint8_t *l, ptrdiff_t plane, ptrdiff_t ahead, float k, int x0, int x1, float *r,
+                     float *g, float *b, float *a);
 
 // The working row laid over its colours as read (`words`): each pixel's changed flag into
 // `changed`; where a group has a changed pixel, its new words, and the luma (and, with

@@ -90,6 +90,10 @@ final class PixelLayerCompositor: @unchecked Sendable {
 
     private typealias F8 = SIMD8<Float>
     private typealias I8 = SIMD8<Int32>
+    /// How many rows ahead of the one being composed a layer's rows are asked of the memory:
+    /// the layers are visited a row at a time, one after another, so no prefetcher follows
+    /// any one layer's rows, and its drawing has left the cache since the frame before.
+    static let rowsAhead = 6
 
     /// `v` (0 ≤ v < 2²³) as floats: its bits under the exponent of 2²³, less 2²³. (The
     /// standard library converts SIMD lanes one by one.)
@@ -222,16 +226,19 @@ final class PixelLayerCompositor: @unchecked Sendable {
                             let l = planes.baseAddress! + (r * stride + PixelLayer.pad - box.x0)
                             let plane = box.height * stride
                             let row = (y - rows.lowerBound) * self.s.stride
+                            // The row the layer reaches `rowsAhead` rows further down, asked of the
+                            // memory while this one is drawn (0: none).
+                            let ahead = r >= PixelLayerCompositor.rowsAhead ? -PixelLayerCompositor.rowsAhead * stride : 0
                             // The op a constant in each call: the loop is compiled for each.
                             switch op {
-                            case .over: span(.over, a..<b, row, l, plane, k)
-                            case .erase: span(.erase, a..<b, row, l, plane, k)
-                            case .multiply: span(.multiply, a..<b, row, l, plane, k)
-                            case .screen: span(.screen, a..<b, row, l, plane, k)
-                            case .lighten: span(.lighten, a..<b, row, l, plane, k)
-                            case .darken: span(.darken, a..<b, row, l, plane, k)
-                            case .saturate: span(.saturate, a..<b, row, l, plane, k)
-                            case .desaturate: span(.desaturate, a..<b, row, l, plane, k)
+                            case .over: span(.over, a..<b, row, l, plane, ahead, k)
+                            case .erase: span(.erase, a..<b, row, l, plane, ahead, k)
+                            case .multiply: span(.multiply, a..<b, row, l, plane, ahead, k)
+                            case .screen: span(.screen, a..<b, row, l, plane, ahead, k)
+                            case .lighten: span(.lighten, a..<b, row, l, plane, ahead, k)
+                            case .darken: span(.darken, a..<b, row, l, plane, ahead, k)
+                            case .saturate: span(.saturate, a..<b, row, l, plane, ahead, k)
+                            case .desaturate: span(.desaturate, a..<b, row, l, plane, ahead, k)
                             }
                         }
                     }
@@ -244,9 +251,9 @@ final class PixelLayerCompositor: @unchecked Sendable {
         /// Applies a layer along columns `xs` of the working row from `row`, eight pixels at a
         /// time; L's planes for canvas column x are at `l + p × plane + x`.
         @inline(__always) func span(_ op: PixelLayer.Op, _ xs: Range<Int>, _ row: Int, _ l: UnsafePointer<UInt8>,
-                                    _ plane: Int, _ k: Float) {
+                                    _ plane: Int, _ ahead: Int, _ k: Float) {
             if fast != nil {
-                stp_layers_span(op.code, l, plane, k, Int32(xs.lowerBound), Int32(xs.upperBound), s.r + row, s.g + row,
+                stp_layers_span(op.code, l, plane, ahead, k, Int32(xs.lowerBound), Int32(xs.upperBound), s.r + row, s.g + row,
                                 s.b + row, s.a + row)
                 return
             }
