@@ -21,7 +21,11 @@ final class ModePasses {
     /// group of small strokes costs its strokes' pixels, not a clear of the canvas (so do
     /// the atlas's slots).
     private var shadowInk: [PixelBox]?
-    private var programs: [String: ShaderProgram] = [:]
+    /// A pass's program: its fragment shader and defines.
+    private struct ProgramKey: Hashable {
+        let fragment: String, taps: Int, edges: Bool, shadow: Bool, blurs: Bool, mode: Int
+    }
+    private var programs: [ProgramKey: ShaderProgram] = [:]
     /// Whether soften, sharpen and drop shadows blur on the CPU (`blurEffectOnCPU`,
     /// `shadowOnCPU`, ModePasses+CPUBlur.swift): by default where the driver is a software
     /// rasterizer, which samples a texture at several times the cost of a multiply-add on
@@ -100,9 +104,10 @@ final class ModePasses {
     /// `mode`: the number of the mode the final pass applies (`ModeShaderConstants.number`).
     private func program(_ fragment: String, taps: Int = 0, edges: Bool = false, shadow: Bool = false,
                          blurs: Bool = false, mode: Int = 0) throws -> ShaderProgram {
-        let flags = [edges, shadow, blurs].map { $0 ? 1 : 0 }
-        let key = "\(fragment) \(taps) \(flags) \(mode)"
+        // Looked up for every pass of every group: a key of values, not a string made each time.
+        let key = ProgramKey(fragment: fragment, taps: taps, edges: edges, shadow: shadow, blurs: blurs, mode: mode)
         if let p = programs[key] { return p }
+        let flags = [edges, shadow, blurs].map { $0 ? 1 : 0 }
         let p = try ShaderProgram(gl: gl, vertex: "mode.vert", fragment: fragment,
                                   defines: ["SHADOW_TAPS \(taps)", "EDGES \(flags[0])", "HAS_SHADOW \(flags[1])",
                                             "BLURS \(flags[2])", "APPLY_MODE \(mode).0"] + ModeShaderConstants.defines)
