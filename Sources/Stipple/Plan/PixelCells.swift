@@ -37,7 +37,7 @@ struct PixelCells {
 
     /// Makes each cell one entry, the union of its parts, in key order. A cell's place in
     /// the bounds' grid of cells (row by row) orders cells as their keys do: where the grid
-    /// has few cells for the entries, each finds its cell's entry there; else the entries
+    /// has few cells for the entries, each joins its cell's part there; else the entries
     /// are sorted by place, as 64-bit words (place, then entry), with no closure to call.
     private mutating func merge() {
         guard !entries.isEmpty else { return }
@@ -49,19 +49,14 @@ struct PixelCells {
         }
         var out: [(key: Int, part: PixelBox)] = []
         if columns * rows <= 4 * entries.count {
-            var at = [Int32](repeating: -1, count: columns * rows)
+            var parts = [PixelBox](repeating: .empty, count: columns * rows)
             for e in entries {
                 let p = place(e.key)
-                if at[p] < 0 {
-                    at[p] = Int32(out.count)
-                    out.append(e)
-                } else {
-                    out[Int(at[p])].part = out[Int(at[p])].part.union(e.part)
-                }
+                parts[p] = parts[p].union(e.part)
             }
-            let found = out
-            out.removeAll(keepingCapacity: true)
-            for i in at where i >= 0 { out.append(found[Int(i)]) }
+            for (p, part) in parts.enumerated() where !part.isEmpty {
+                out.append((PixelCells.key(cx0 + p % columns, cy0 + p / columns), part))
+            }
         } else {
             var order = entries.indices.map { UInt64(place(entries[$0].key)) << 32 | UInt64($0) }
             order.sort()
