@@ -94,6 +94,19 @@ extension BenchSuite {
                     }
                     report.rows.append(row)
                     guard ahead == 2 else { continue }
+                    if keep && maxAge == 0 && curvy && !atOnce {
+                        // What any bake of this sketch must do at least: draw each stamp once
+                        // (the C program, in as many draws as frames) and read and write the video.
+                        let c = try await stampsOnceInC(script, header, frames, renderer)
+                        let floor = c + emptyTiming.median
+                        var floorRow = BenchRow(scenario: "bake", variant: "floor: C GLES2 stamps drawn once + empty-script bake",
+                                                workload: work + ", the \(sketch) sketch", timing: Timing(samples: [floor]),
+                                                figures: ["C draw s": c, "empty bake s": emptyTiming.median])
+                        floorRow.ratio = floor / emptyTiming.median
+                        floorRow.ratioTo = "empty-script bake"
+                        floorRow.note = "no reading back, converting or blending: the sketch's stamps drawn once each, in \(frames) draws"
+                        report.rows.append(floorRow)
+                    }
                     if keep && limit > 0 {
                         report.targets.append(.init(name: "bake: \(sketch) bake / empty-script bake, \(w)×\(h)",
                                                     measured: row.ratio!, limit: limit, atMost: true))
@@ -114,6 +127,22 @@ extension BenchSuite {
                 }
             }
         }
+    }
+
+    /// Seconds the raw-C GLES2 program takes to draw every stamp of the accumulating sketch
+    /// `script` once, in `frames` draws (the stamps each frame adds, on average), with one
+    /// glFinish: the drawing an accumulating bake cannot avoid.
+    private func stampsOnceInC(_ script: String, _ header: Y4MHeader, _ frames: Int, _ renderer: Renderer) async throws -> Double {
+        let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
+        let layers = try await scene.makeLayers(on: renderer)
+        let stamps = await renderer.liveStamps(layers, frame: frames - 1, effects: scene.effects)
+        await renderer.removeLayers(layers)
+        guard !stamps.isEmpty else { return 0 }
+        var size = config
+        size.width = header.width; size.height = header.height
+        return try await BenchPeers.cBaseline(renderer, stamps: stamps, perDraw: max(1, stamps.count / frames), config: size,
+                                              brush: .builtin(.softRound, size: 64), warmup: 1, reps: 3,
+                                              effects: scene.effects).median
     }
 
     /// Frames of a dissolving sketch whose live stamps the C program draws, spread over the video.

@@ -146,6 +146,8 @@ struct BenchCommand: AsyncParsableCommand {
         } else {
             print(BenchTable.render(report), terminator: "")
         }
+        // The table out (every stream flushed) before any note on stderr, where both go to one log.
+        fflush(nil)
         if let chart {
             try AtomicFile.write(Array(BenchChart.svg(report).utf8), to: chart)
             if verbose { note("chart: \(chart)") }
