@@ -42,6 +42,10 @@ final class BenchSmokeTests: XCTestCase {
         XCTAssertEqual(kept.count, 5)
         XCTAssertTrue(kept.allSatisfy { ($0.figures["redrawn %"] ?? 0) > 0 || ($0.figures["new stamps only"] ?? 0) > 0 },
                       "\(kept.map(\.figures))")
+        // Each size's heavy accumulating bake has its floor: the C program drew the sketch's stamps.
+        let floors = report.rows.filter { $0.scenario == "bake" && $0.variant.hasPrefix("floor: C GLES2 stamps drawn once") }
+        XCTAssertEqual(floors.count, report.rows.filter { $0.scenario == "bake" && $0.variant == "empty-script bake" }.count)
+        XCTAssertTrue(floors.allSatisfy { ($0.figures["C draw s"] ?? 0) > 0 && ($0.ratio ?? 0) > 1 }, "\(floors.map(\.figures))")
         // The views scenario's children ran and their peak memory was read; previews were measured.
         let views = report.rows.filter { $0.scenario == "views" }
         XCTAssertTrue(views.contains { $0.variant.hasPrefix("stipple render --pyramid") && ($0.figures["peak RSS MiB"] ?? 0) > 1 })
