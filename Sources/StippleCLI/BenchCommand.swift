@@ -16,7 +16,7 @@ struct BenchCommand: AsyncParsableCommand {
             4:2:0 video, against render --frames PNGs + ffmpeg overlay; then bake), bake (240 frames of 1080p and \
             720p with accumulating and dissolving 60-stroke sketches (a user's, and a heavy one of curvy strokes over 70 % of the frame), the sketch kept and drawn whole, the heavy accumulating one also drawn one frame ahead and with all its strokes at once, against the \
             empty script's bake and ffmpeg's y4m passthrough, the dissolving one also against the raw-C GLES2 program \
-            drawing its live stamps; --size WxH and --radius bake one size), session (undo latency against \
+            drawing its live stamps, the heavy accumulating one against it drawing every stamp once; --size WxH and --radius bake one size), session (undo latency against \
             replaying every stroke, undo with stroke layers in the history, a long session's frame time and memory, many strokes' memory, frames \
             while a large drawing is saved), tiles (a canvas drawn in tiles against one pass, and the peak \
             memory of a large render streamed to PNG band by band), modes (strokes drawn as stroke layers — stroke \
