@@ -129,9 +129,10 @@ extension BenchSuite {
         }
     }
 
-    /// Seconds the raw-C GLES2 program takes to draw every stamp of the accumulating sketch
-    /// `script` once, in `frames` draws (the stamps each frame adds, on average), with one
-    /// glFinish: the drawing an accumulating bake cannot avoid.
+    /// Seconds the raw-C GLES2 program takes to draw once each stamp that the accumulating
+    /// sketch `script` holds at its last frame (every stamp born by then: none dies), in
+    /// `frames` draws (the stamps a frame adds, on average), with one glFinish: the drawing
+    /// a bake of it cannot avoid.
     private func stampsOnceInC(_ script: String, _ header: Y4MHeader, _ frames: Int, _ renderer: Renderer) async throws -> Double {
         let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
         let layers = try await scene.makeLayers(on: renderer)
