@@ -134,16 +134,9 @@ extension BenchSuite {
     /// `frames` draws (the stamps a frame adds, on average), with one glFinish: the drawing
     /// a bake of it cannot avoid.
     private func stampsOnceInC(_ script: String, _ header: Y4MHeader, _ frames: Int, _ renderer: Renderer) async throws -> Double {
-        let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
-        let layers = try await scene.makeLayers(on: renderer)
-        let stamps = await renderer.liveStamps(layers, frame: frames - 1, effects: scene.effects)
-        await renderer.removeLayers(layers)
-        guard !stamps.isEmpty else { return 0 }
-        var size = config
-        size.width = header.width; size.height = header.height
-        return try await BenchPeers.cBaseline(renderer, stamps: stamps, perDraw: max(1, stamps.count / frames), config: size,
-                                              brush: .builtin(.softRound, size: 64), warmup: 1, reps: 3,
-                                              effects: scene.effects).median
+        let (live, effects) = try await liveStamps(script, header, at: [frames - 1], renderer)
+        guard let stamps = live.first, !stamps.isEmpty else { return 0 }
+        return try await secondsInC(stamps, perDraw: max(1, stamps.count / frames), header, effects, renderer)
     }
 
     /// Frames of a dissolving sketch whose live stamps the C program draws, spread over the video.
@@ -153,22 +146,35 @@ extension BenchSuite {
     /// each frame of `script` (one draw a frame, all stamps uploaded, as Stipple's immediate
     /// path): the mean of `floorSamples` frames spread over the video, times the frames.
     private func liveStampsInC(_ script: String, _ header: Y4MHeader, _ frames: Int, _ renderer: Renderer) async throws -> Double {
+        let samples = (0..<BenchSuite.floorSamples).map { k in (frames - 1) * (2 * k + 1) / (2 * BenchSuite.floorSamples) }
+        let (live, effects) = try await liveStamps(script, header, at: samples, renderer)
+        var total = 0.0
+        for stamps in live where !stamps.isEmpty {
+            total += try await secondsInC(stamps, perDraw: stamps.count, header, effects, renderer)
+        }
+        return total / Double(BenchSuite.floorSamples) * Double(frames)
+    }
+
+    /// The stamps of `script` live at each of `frames` (ages as at that frame), and its age effects.
+    private func liveStamps(_ script: String, _ header: Y4MHeader, at frames: [Int],
+                            _ renderer: Renderer) async throws -> ([[SketchPoint]], AgeEffects) {
         let scene = try VideoBake.loadScene(script: script, header: header, video: "the synthetic video")
         let layers = try await scene.makeLayers(on: renderer)
+        var live: [[SketchPoint]] = []
+        for n in frames { live.append(await renderer.liveStamps(layers, frame: n, effects: scene.effects)) }
+        await renderer.removeLayers(layers)
+        return (live, scene.effects)
+    }
+
+    /// The median seconds of the raw-C GLES2 program drawing `stamps` on a frame of `header`'s
+    /// size with the bench sketches' brush, `perDraw` stamps a draw, then glFinish.
+    private func secondsInC(_ stamps: [SketchPoint], perDraw: Int, _ header: Y4MHeader, _ effects: AgeEffects,
+                            _ renderer: Renderer) async throws -> Double {
         var size = config
         size.width = header.width; size.height = header.height
-        var total = 0.0
-        for k in 0..<BenchSuite.floorSamples {
-            let n = (frames - 1) * (2 * k + 1) / (2 * BenchSuite.floorSamples)
-            let stamps = await renderer.liveStamps(layers, frame: n, effects: scene.effects)
-            guard !stamps.isEmpty else { continue }
-            let t = try await BenchPeers.cBaseline(renderer, stamps: stamps, perDraw: stamps.count, config: size,
-                                                   brush: .builtin(.softRound, size: 64), warmup: 1, reps: 3,
-                                                   effects: scene.effects)
-            total += t.median
-        }
-        await renderer.removeLayers(layers)
-        return total / Double(BenchSuite.floorSamples) * Double(frames)
+        return try await BenchPeers.cBaseline(renderer, stamps: stamps, perDraw: perDraw, config: size,
+                                              brush: .builtin(.softRound, size: 64), warmup: 1, reps: 3,
+                                              effects: effects).median
     }
 
     /// `bake` run over `source`'s frames into /dev/null: its seconds.
