@@ -1,6 +1,7 @@
 // The fast PNG profile as independent segments (see stp_png_segment.h).
 #include "stp_png_segment.h"
 #include "stp_deflate_rle.h"
+#include "stp_png_filter.h"
 #include "stp_say.h"
 
 #include <stdint.h>
@@ -12,152 +13,6 @@ int stp_png_segment_rows(int width, int channels) {
     size_t row = (size_t)width * (size_t)channels + 1;
     size_t rows = ((size_t)1 << 18) / row;
     return rows < 1 ? 1 : rows > 1 << 20 ? 1 << 20 : (int)rows;
-}
-
-// One row filtered by whichever of None, Sub, Up and Paeth (PNG filter types 0, 1, 2, 4)
-// gives the smallest sum of the bytes taken as signed, libpng's heuristic; `prev` is the row
-// above, NULL for a segment's first row (which then uses neither Up nor Paeth, so that a
-// segment depends on its own rows alone). Paeth is what anti-aliased edges and overlapping
-// soft stamps want: on such an RGBA frame its rows code about a seventh smaller than Sub's or
-// Up's. Grey images (dataset cells: strokes on white) leave it out: it won one row in thirty
-// there, for 0.2 % of the bytes, at a fifth more time.
-static inline unsigned absb(unsigned char v) { return v < 128 ? v : 256u - v; }
-
-// The Paeth predictor of one byte: left `a`, up `b`, upper left `c` (PNG 9.4).
-static inline unsigned char paeth(unsigned char a, unsigned char b, unsigned char c) {
-    int p = (int)a + (int)b - (int)c;
-    int pa = abs(p - (int)a), pb = abs(p - (int)b), pc = abs(p - (int)c);
-    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-
-// x <= y, unsigned, lane by lane.
-static inline __m128i le_epu8(__m128i x, __m128i y) { return _mm_cmpeq_epi8(_mm_min_epu8(x, y), x); }
-static inline __m128i absdiff_epu8(__m128i x, __m128i y) { return _mm_sub_epi8(_mm_max_epu8(x, y), _mm_min_epu8(x, y)); }
-
-// The Paeth predictor sixteen bytes at once, in eight bits: pa = |b − c| and pb = |a − c|;
-// pc = |a + b − 2c| is pa + pb where b − c and a − c have one sign and |pa − pb| where they
-// differ (a zero difference fits both); pa + pb saturates at 255, and a pc that large is at
-// least pa and pb, so every comparison comes out as in nine bits.
-static inline __m128i paeth16(__m128i a, __m128i b, __m128i c) {
-    __m128i pa = absdiff_epu8(b, c), pb = absdiff_epu8(a, c);
-    __m128i same = _mm_cmpeq_epi8(le_epu8(c, b), le_epu8(c, a));
-    __m128i pc = _mm_or_si128(_mm_and_si128(same, _mm_adds_epu8(pa, pb)), _mm_andnot_si128(same, absdiff_epu8(pa, pb)));
-    __m128i use_a = _mm_and_si128(le_epu8(pa, pb), le_epu8(pa, pc));
-    __m128i use_b = _mm_andnot_si128(use_a, le_epu8(pb, pc));
-    __m128i use_c = _mm_andnot_si128(_mm_or_si128(use_a, use_b), _mm_set1_epi8(-1));
-    return _mm_or_si128(_mm_or_si128(_mm_and_si128(use_a, a), _mm_and_si128(use_b, b)), _mm_and_si128(use_c, c));
-}
-
-// The four sums sixteen bytes a step: a byte's distance from zero taken as signed is
-// min(v, 256 − v), and a sum of absolute differences against zero adds eight of them.
-static void filter_sums(const unsigned char *in, const unsigned char *prev, int paeth_too, size_t stride, size_t b,
-                        unsigned *none, unsigned *sub, unsigned *up, unsigned *pae) {
-    const __m128i zero = _mm_setzero_si128();
-    __m128i sn = zero, ss = zero, su = zero, sp = zero;
-#define STP_ABS_SUM(acc, v) acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_min_epu8(v, _mm_sub_epi8(zero, v)), zero))
-    size_t i = b;
-    for (; i + 16 <= stride; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(in + i));
-        __m128i left = _mm_loadu_si128((const __m128i *)(in + i - b));
-        __m128i d = _mm_sub_epi8(x, left);
-        STP_ABS_SUM(sn, x);
-        STP_ABS_SUM(ss, d);
-        if (prev) {
-            __m128i above = _mm_loadu_si128((const __m128i *)(prev + i));
-            __m128i u = _mm_sub_epi8(x, above);
-            STP_ABS_SUM(su, u);
-            if (paeth_too) {
-                __m128i p = _mm_sub_epi8(x, paeth16(left, above, _mm_loadu_si128((const __m128i *)(prev + i - b))));
-                STP_ABS_SUM(sp, p);
-            }
-        }
-    }
-#undef STP_ABS_SUM
-#define STP_SUM(v) (unsigned)(_mm_cvtsi128_si32(v) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(v, v)))
-    unsigned n = STP_SUM(sn), s = STP_SUM(ss), u = STP_SUM(su), q = STP_SUM(sp);
-#undef STP_SUM
-    for (; i < stride; i++) {
-        n += absb(in[i]);
-        s += absb((unsigned char)(in[i] - in[i - b]));
-        if (prev) {
-            u += absb((unsigned char)(in[i] - prev[i]));
-            if (paeth_too) q += absb((unsigned char)(in[i] - paeth(in[i - b], prev[i], prev[i - b])));
-        }
-    }
-    // The first pixel: Sub leaves it as it is, and Paeth, with nothing to its left, is Up.
-    for (size_t k = 0; k < b; k++) {
-        n += absb(in[k]);
-        s += absb(in[k]);
-        if (prev) {
-            u += absb((unsigned char)(in[k] - prev[k]));
-            if (paeth_too) q += absb((unsigned char)(in[k] - prev[k]));
-        }
-    }
-    *none = n; *sub = s; *up = u; *pae = q;
-}
-
-// A row filtered by Paeth.
-static void paeth_row(const unsigned char *in, const unsigned char *prev, unsigned char *out, size_t stride, size_t b) {
-    for (size_t k = 0; k < b; k++) out[k] = (unsigned char)(in[k] - prev[k]);
-    size_t i = b;
-    for (; i + 16 <= stride; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(in + i));
-        __m128i pred = paeth16(_mm_loadu_si128((const __m128i *)(in + i - b)), _mm_loadu_si128((const __m128i *)(prev + i)),
-                               _mm_loadu_si128((const __m128i *)(prev + i - b)));
-        _mm_storeu_si128((__m128i *)(out + i), _mm_sub_epi8(x, pred));
-    }
-    for (; i < stride; i++) out[i] = (unsigned char)(in[i] - paeth(in[i - b], prev[i], prev[i - b]));
-}
-#else
-static void filter_sums(const unsigned char *in, const unsigned char *prev, int paeth_too, size_t stride, size_t b,
-                        unsigned *none, unsigned *sub, unsigned *up, unsigned *pae) {
-    unsigned n = 0, s = 0, u = 0, q = 0;
-    for (size_t i = 0; i < stride; i++) n += absb(in[i]);
-    for (size_t i = 0; i < b; i++) s += absb(in[i]);
-    for (size_t i = b; i < stride; i++) s += absb((unsigned char)(in[i] - in[i - b]));
-    if (prev) {
-        for (size_t i = 0; i < stride; i++) u += absb((unsigned char)(in[i] - prev[i]));
-    }
-    if (paeth_too) {
-        for (size_t i = 0; i < b; i++) q += absb((unsigned char)(in[i] - prev[i]));
-        for (size_t i = b; i < stride; i++) q += absb((unsigned char)(in[i] - paeth(in[i - b], prev[i], prev[i - b])));
-    }
-    *none = n; *sub = s; *up = u; *pae = q;
-}
-
-static void paeth_row(const unsigned char *in, const unsigned char *prev, unsigned char *out, size_t stride, size_t b) {
-    for (size_t k = 0; k < b; k++) out[k] = (unsigned char)(in[k] - prev[k]);
-    for (size_t i = b; i < stride; i++) out[i] = (unsigned char)(in[i] - paeth(in[i - b], prev[i], prev[i - b]));
-}
-#endif
-
-static void filter_row(const unsigned char *in, const unsigned char *prev, unsigned char *out, size_t stride, int bpp) {
-    size_t b = (size_t)bpp < stride ? (size_t)bpp : stride;
-    unsigned none, sub, up, pae;
-    int paeth_too = prev && bpp == 4;
-    filter_sums(in, prev, paeth_too, stride, b, &none, &sub, &up, &pae);
-    // The smallest sum; on a tie, the lower type.
-    int type = 0;
-    unsigned best = none;
-    if (sub < best) { type = 1; best = sub; }
-    if (prev && up < best) { type = 2; best = up; }
-    if (paeth_too && pae < best) type = 4;
-    out[0] = (unsigned char)type;
-    out++;
-    switch (type) {
-    case 0: memcpy(out, in, stride); break;
-    case 1:
-        memcpy(out, in, b);
-        for (size_t i = b; i < stride; i++) out[i] = (unsigned char)(in[i] - in[i - b]);
-        break;
-    case 2:
-        for (size_t i = 0; i < stride; i++) out[i] = (unsigned char)(in[i] - prev[i]);
-        break;
-    default: paeth_row(in, prev, out, stride, b);
-    }
 }
 
 // Adler-32 of the filtered rows. zlib's loop adds a byte at a time; with SSSE3 (checked at
@@ -245,7 +100,7 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
     unsigned char *raw = kept;
     for (int y = 0; y < rows; y++) {
         const unsigned char *row = pixels + (size_t)y * stride;
-        filter_row(row, y > 0 ? row - stride : NULL, raw + (size_t)y * (stride + 1), stride, channels);
+        stp_png_filter_row(row, y > 0 ? row - stride : NULL, raw + (size_t)y * (stride + 1), stride, channels);
     }
 
     level = level < 0 ? 0 : level > 3 ? 3 : level;
