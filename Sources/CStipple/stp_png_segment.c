@@ -116,7 +116,7 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
             coded = malloc(coded_cap);
             if (!coded) { coded_cap = 0; stp_say(err, errlen, "out of memory"); return -1; }
         }
-        size_t len = stp_deflate_rle(raw, raw_len, last, coded);
+        size_t len = stp_deflate_rle(raw, raw_len, last, coded, level >= 2);
         unsigned char *data = len ? malloc(len) : NULL;
         if (!data) {
             stp_say(err, errlen, "out of memory");

@@ -68,7 +68,8 @@ public enum PNGFile {
     }
 
     /// Compression used for written frames: 0…3 is the fast profile (`PNGSegments`: per-row
-    /// None/Sub/Up/Paeth (grey: None/Sub/Up), run-length deflate on every core; 0 stores), 4…9 libpng's adaptive filters
+    /// None/Sub/Up/Paeth (grey: None/Sub/Up), run-length deflate on every core; 0 stores; 2…3
+    /// also copies from farther back, kept where smaller), 4…9 libpng's adaptive filters
     /// at that deflate level (smaller, slower).
     public static let defaultCompression: Int32 = 1
 
