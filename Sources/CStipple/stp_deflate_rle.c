@@ -8,6 +8,7 @@
 // a run never sees, where sketches gain nothing from it (on a sketch frame the copies made it
 // 14 % larger, on a textured photo 41 % smaller).
 #include "stp_deflate_rle.h"
+#include "stp_huffman.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -75,75 +76,6 @@ static void flush_bytes(bit_writer *w) {
     }
     w->bits = 0;
     w->count = 0;
-}
-
-// Code lengths (at most `limit` bits) for `n` symbols with counts `freq`, as miniz does:
-// Huffman lengths by the two-queue method, then the deepest codes moved up until the
-// Kraft sum is 1 again.
-static void code_lengths(const uint32_t *freq, int n, int limit, uint8_t *lengths) {
-    int order[288];
-    uint32_t weight[2 * 288];
-    int parent[2 * 288];
-    int used = 0;
-    memset(lengths, 0, (size_t)n);
-    for (int i = 0; i < n; i++) if (freq[i]) order[used++] = i;
-    if (used == 0) return;
-    if (used == 1) { lengths[order[0]] = 1; return; }
-    // Sort the used symbols by count (insertion sort: at most 288).
-    for (int i = 1; i < used; i++) {
-        int s = order[i], j = i;
-        while (j > 0 && freq[order[j - 1]] > freq[s]) { order[j] = order[j - 1]; j--; }
-        order[j] = s;
-    }
-    for (int i = 0; i < used; i++) weight[i] = freq[order[i]];
-    // Two queues: leaves (sorted) and internal nodes (made in increasing weight).
-    int leaf = 0, node = used, next_node = used;
-    for (int k = 0; k < used - 1; k++) {
-        int pick[2];
-        for (int t = 0; t < 2; t++) {
-            if (leaf < used && (node >= next_node || weight[leaf] <= weight[node])) pick[t] = leaf++;
-            else pick[t] = node++;
-        }
-        weight[next_node] = weight[pick[0]] + weight[pick[1]];
-        parent[pick[0]] = parent[pick[1]] = next_node;
-        next_node++;
-    }
-    // Depths: the root is the last node.
-    int depth[2 * 288];
-    depth[next_node - 1] = 0;
-    for (int i = next_node - 2; i >= 0; i--) depth[i] = depth[parent[i]] + 1;
-    int count_at[33] = {0};
-    for (int i = 0; i < used; i++) count_at[depth[i] > 32 ? 32 : depth[i]]++;
-    for (int i = limit + 1; i <= 32; i++) { count_at[limit] += count_at[i]; count_at[i] = 0; }
-    uint32_t total = 0;
-    for (int i = limit; i > 0; i--) total += (uint32_t)count_at[i] << (limit - i);
-    while (total != (1u << limit)) {
-        count_at[limit]--;
-        for (int i = limit - 1; i > 0; i--) {
-            if (count_at[i]) { count_at[i]--; count_at[i + 1] += 2; break; }
-        }
-        total--;
-    }
-    // The rarest symbols get the longest codes.
-    int s = 0;
-    for (int len = limit; len > 0; len--)
-        for (int k = 0; k < count_at[len]; k++) lengths[order[s++]] = (uint8_t)len;
-}
-
-// Canonical codes for `lengths`, bit-reversed for deflate's LSB-first order.
-static void canonical(const uint8_t *lengths, int n, uint16_t *codes) {
-    int bl_count[16] = {0}, next[16] = {0};
-    for (int i = 0; i < n; i++) bl_count[lengths[i]]++;
-    bl_count[0] = 0;
-    int code = 0;
-    for (int b = 1; b < 16; b++) { code = (code + bl_count[b - 1]) << 1; next[b] = code; }
-    for (int i = 0; i < n; i++) {
-        int len = lengths[i];
-        if (!len) { codes[i] = 0; continue; }
-        unsigned c = (unsigned)next[len]++, r = 0;
-        for (int k = 0; k < len; k++) { r = (r << 1) | (c & 1); c >>= 1; }
-        codes[i] = (uint16_t)r;
-    }
 }
 
 size_t stp_deflate_rle_bound(size_t len) {
@@ -323,10 +255,10 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
     uint16_t lit_code[286], dist_code[30];
     // Literal and length codes of at most 14 bits (deflate allows 15), so that four literals
     // go out with one flush; only the rarest symbols of a segment could want more.
-    code_lengths(lit_freq, 286, 14, lit_len);
-    code_lengths(dist_freq, 30, 15, dist_len);
-    canonical(lit_len, 286, lit_code);
-    canonical(dist_len, 30, dist_code);
+    stp_huffman_lengths(lit_freq, 286, 14, lit_len);
+    stp_huffman_lengths(dist_freq, 30, 15, dist_len);
+    stp_huffman_codes(lit_len, 286, lit_code);
+    stp_huffman_codes(dist_len, 30, dist_code);
     int hlit = 286;
     while (hlit > 257 && !lit_len[hlit - 1]) hlit--;
     int hdist = 30;
@@ -362,8 +294,8 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
     }
     uint8_t cl_len[19];
     uint16_t cl_code[19];
-    code_lengths(cl_freq, 19, 7, cl_len);
-    canonical(cl_len, 19, cl_code);
+    stp_huffman_lengths(cl_freq, 19, 7, cl_len);
+    stp_huffman_codes(cl_len, 19, cl_code);
     int hclen = 19;
     while (hclen > 4 && !cl_len[clen_order[hclen - 1]]) hclen--;
 
