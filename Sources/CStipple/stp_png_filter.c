@@ -9,6 +9,7 @@
 // as they are summed, so that a row that takes Paeth is not filtered twice; a row that takes
 // another filter is written over. In AVX2 where the CPU has it, else byte by byte.
 #include "stp_png_filter.h"
+#include "stp_png_segment.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,5 +168,13 @@ void stp_png_filter_row(const unsigned char *in, const unsigned char *prev, unsi
         for (size_t i = 0; i < stride; i++) row[i] = (unsigned char)(in[i] - prev[i]);
         break;
     default: break;  // Paeth's residuals are in place
+    }
+}
+
+void stp_png_filter_image(const unsigned char *pixels, int width, int channels, int rows, unsigned char *out) {
+    size_t stride = (size_t)width * (size_t)channels;
+    for (int y = 0; y < rows; y++) {
+        const unsigned char *row = pixels + (size_t)y * stride;
+        stp_png_filter_row(row, y > 0 ? row - stride : NULL, out + (size_t)y * (stride + 1), stride, channels);
     }
 }

@@ -1,7 +1,6 @@
 // The fast PNG profile as independent segments (see stp_png_segment.h).
 #include "stp_png_segment.h"
 #include "stp_deflate_rle.h"
-#include "stp_png_filter.h"
 #include "stp_say.h"
 
 #include <stdint.h>
@@ -98,10 +97,7 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
         if (!kept) { kept_cap = 0; stp_say(err, errlen, "out of memory"); return -1; }
     }
     unsigned char *raw = kept;
-    for (int y = 0; y < rows; y++) {
-        const unsigned char *row = pixels + (size_t)y * stride;
-        stp_png_filter_row(row, y > 0 ? row - stride : NULL, raw + (size_t)y * (stride + 1), stride, channels);
-    }
+    stp_png_filter_image(pixels, width, channels, rows, raw);
 
     level = level < 0 ? 0 : level > 3 ? 3 : level;
     if (level > 0) {

@@ -1,4 +1,6 @@
 import Stipple
+import CStipple
+import CStippleBench
 import Foundation
 
 /// Scenarios `readback` (glReadPixels, un-premultiplying, PNG encoding) and `upload`
@@ -55,17 +57,17 @@ extension BenchSuite {
     func encoders(_ image: Image, work: String, _ report: inout BenchReport) throws {
         log("readback: PNG encoders, \(work)")
         let megabytes = Double(image.pixels.count) / 1e6
-        func row(_ variant: String, _ body: () throws -> [UInt8]) throws -> (row: BenchRow, bytes: Int) {
+        func row(_ variant: String, _ body: () throws -> Int) throws -> (row: BenchRow, bytes: Int) {
             var bytes = 0
-            let t = try Timing.measure(warmup: 1, reps: max(3, config.reps / 2)) { bytes = try body().count }
+            let t = try Timing.measure(warmup: 1, reps: max(3, config.reps / 2)) { bytes = try body() }
             return (BenchRow(scenario: "readback", variant: "PNG encoder: " + variant, workload: work, timing: t,
                              figures: ["ms": t.median * 1e3, "MB/s": megabytes / t.median, "bytes": Double(bytes)]), bytes)
         }
-        let l1 = try row("libpng level 1 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 1, fast: false) }
-        let l6 = try row("libpng level 6 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 6, fast: false) }
-        var single = try row("libpng, Sub + RLE, one thread") { try PNGFile.encodeWithLibpng(image, level: 1, fast: true) }
-        var fast = try row("stipple default (None/Sub/Up/Paeth rows, run-length Huffman, every core)") { try PNGFile.encode(image) }
-        var nine = try row("stipple --compression 9") { try PNGFile.encode(image, compression: 9) }
+        let l1 = try row("libpng level 1 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 1, fast: false).count }
+        let l6 = try row("libpng level 6 (its filters)") { try PNGFile.encodeWithLibpng(image, level: 6, fast: false).count }
+        var single = try row("libpng, Sub + RLE, one thread") { try PNGFile.encodeWithLibpng(image, level: 1, fast: true).count }
+        var fast = try row("stipple default (None/Sub/Up/Paeth rows, run-length Huffman, every core)") { try PNGFile.encode(image).count }
+        var nine = try row("stipple --compression 9") { try PNGFile.encode(image, compression: 9).count }
         for r in [l1, l6] { report.rows.append(r.row) }
         single.row.ratio = single.row.timing.median / l1.row.timing.median; single.row.ratioTo = "libpng level 1"
         fast.row.ratio = fast.row.timing.median / l1.row.timing.median; fast.row.ratioTo = "libpng level 1"
@@ -73,12 +75,44 @@ extension BenchSuite {
                                Double(fast.bytes) / Double(l6.bytes))
         nine.row.note = String(format: "size %.2f× libpng level 6's", Double(nine.bytes) / Double(l6.bytes))
         report.rows += [single.row, fast.row, nine.row]
+        try deflaters(image, work: work, against: l1.row, &report, row)
         report.targets.append(.init(name: "png: default encode speed / libpng level 1, \(work)",
                                     measured: l1.row.timing.median / fast.row.timing.median, limit: 3, atMost: false))
         report.targets.append(.init(name: "png: default size / libpng level 1 size, \(work)",
                                     measured: Double(fast.bytes) / Double(l1.bytes), limit: 1, atMost: true))
         report.targets.append(.init(name: "png: default size / libpng level 6 size, \(work)",
                                     measured: Double(fast.bytes) / Double(l6.bytes), limit: 1.1, atMost: true))
+    }
+
+    /// The deflate coders side by side on one thread and the same filtered rows (Stipple's
+    /// None/Sub/Up/Paeth choice, the image as one segment): Stipple's at levels 1 and 2 (a
+    /// whole PNG, on one thread) and libdeflate, a library built for speed, at levels 1, 6 and
+    /// 12, where it is installed. Figures only: what the default coder was chosen against.
+    func deflaters(_ image: Image, work: String, against l1: BenchRow, _ report: inout BenchReport,
+                   _ row: (String, () throws -> Int) throws -> (row: BenchRow, bytes: Int)) throws {
+        for level: Int32 in [1, 2] {
+            var r = try row("stipple --compression \(level), one thread") {
+                try PNGFile.encode(image, compression: level, onEveryCore: false).count
+            }
+            r.row.ratio = r.row.timing.median / l1.timing.median; r.row.ratioTo = "libpng level 1"
+            report.rows.append(r.row)
+        }
+        var err = [CChar](repeating: 0, count: 256)
+        guard stp_libdeflate_available(&err, err.count) == 0 else {
+            report.skipped.append("readback: libdeflate rows, \(work): \(String(cString: err))")
+            return
+        }
+        var filtered = [UInt8](repeating: 0, count: (image.width * 4 + 1) * image.height)
+        image.pixels.withUnsafeBufferPointer { px in
+            filtered.withUnsafeMutableBufferPointer { stp_png_filter_image(px.baseAddress, Int32(image.width), 4, Int32(image.height), $0.baseAddress) }
+        }
+        for level: Int32 in [1, 6, 12] {
+            var r = try row("libdeflate level \(level), Stipple's filtered rows, one thread") {
+                filtered.withUnsafeBufferPointer { stp_libdeflate_zlib($0.baseAddress, $0.count, level) }
+            }
+            r.row.ratio = r.row.timing.median / l1.timing.median; r.row.ratioTo = "libpng level 1"
+            report.rows.append(r.row)
+        }
     }
 
     // MARK: upload strategies

@@ -37,4 +37,9 @@ unsigned long stp_adler32_combine(unsigned long a, unsigned long b, size_t len_b
 // multiplication where the CPU has it (stp_crc32.c).
 unsigned long stp_crc32(unsigned long crc, const unsigned char *data, size_t len);
 
+// `rows` rows of pixels filtered as one segment filters them (each row's filter type byte,
+// then its bytes; the first row alone), into `out`, (width × channels + 1) × rows bytes: what
+// the coder is given, for comparing coders on the same bytes.
+void stp_png_filter_image(const unsigned char *pixels, int width, int channels, int rows, unsigned char *out);
+
 #endif
