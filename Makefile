@@ -17,10 +17,10 @@ APT_PACKAGES := libegl-dev libgles-dev libgbm-dev libpng-dev pkg-config \
 # pyramid in Chromium (each skipped without it); libturbojpeg0 and libwebp7, loaded at run time,
 # encode JPEG and WebP tiles.
 TEST_APT_PACKAGES := chromium ffmpeg libvips-tools libjs-leaflet libturbojpeg0 libwebp7
-# For the benchmark only: Cairo, the CPU peer (loaded at run time; skipped without it), vips
-# (the views scenario's pyramid peer), and
+# For the benchmark only: Cairo, the CPU peer, and libdeflate, the PNG coders' peer (both
+# loaded at run time; skipped without them), vips (the views scenario's pyramid peer), and
 # cairocffi, numpy and pillow for the ink scenario's Python peer (pip; skipped without them).
-BENCH_APT_PACKAGES := libcairo2 libvips-tools
+BENCH_APT_PACKAGES := libcairo2 libdeflate0 libvips-tools
 
 # Random scripts through every path (see Tests/StippleTests/Differential): N scripts from SEED.
 N ?= 200
