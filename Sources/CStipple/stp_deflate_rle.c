@@ -134,9 +134,9 @@ static inline unsigned dist_symbol(unsigned d, unsigned *extra, unsigned *value)
 // Repeats farther back than one byte (a texture's period, a row drawn again): the literals
 // between runs are searched for an earlier copy of their next bytes, one candidate each,
 // the last place the same four bytes were seen (a hash of them), within deflate's window
-// (32 KiB less a byte, so that a distance fits fifteen bits). Only copies of at least `min_match` bytes are taken: a shorter one costs about
-// as many bits as its literals. Where no copy turns up the search steps on faster, one byte
-// more every 32 misses (LZ4's acceleration), so that noise costs little.
+// (32 KiB less a byte, so that a distance fits fifteen bits); copies of four bytes or more
+// are taken. Where no copy turns up the search steps on faster, one byte more every 64
+// misses (LZ4's acceleration), so that noise costs less.
 enum { hash_bits = 14, min_match = 4, window = 32767 };
 
 static inline uint32_t load32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -164,7 +164,8 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
     static __thread uint64_t *kept;
     static __thread size_t kept_cap;
     static __thread uint32_t *seen;
-    size_t most = len / 4 + 1;
+    // Every match covers three bytes or more (a run after a copy needs no literal before it).
+    size_t most = len / 3 + 1;
     if (kept_cap < most) {
         free(kept);
         kept_cap = most > 1 << 16 ? most : 1 << 16;
