@@ -9,6 +9,7 @@
 // 14 % larger, on a textured photo 41 % smaller).
 #include "stp_deflate_rle.h"
 #include "stp_huffman.h"
+#include "stp_scratch.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -161,22 +162,17 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
     // would be fresh pages, faulted in and zeroed every time). Every other byte is a
     // literal, coded straight from `in`. With them, the table of where four bytes were
     // last seen (position + 1; 0: not yet), cleared for each segment.
-    static __thread uint64_t *kept;
-    static __thread size_t kept_cap;
-    static __thread uint32_t *seen;
-    // Every match covers three bytes or more (a run after a copy needs no literal before it).
-    size_t most = len / 3 + 1;
-    if (kept_cap < most) {
-        free(kept);
-        kept_cap = most > 1 << 16 ? most : 1 << 16;
-        kept = malloc(kept_cap * sizeof *kept);
-        if (!kept) { kept_cap = 0; return 0; }
-    }
+    static __thread void *kept, *kept_seen;
+    static __thread size_t kept_cap, seen_cap;
+    // Each match as start << 24 | distance << 9 | length. Every match covers three bytes or
+    // more (a run after a copy needs no literal before it).
+    uint64_t *runs = stp_scratch(&kept, &kept_cap, (len / 3 + 1) * sizeof *runs, (size_t)1 << 19);
+    if (!runs) return 0;
+    uint32_t *seen = NULL;
     if (repeats) {
-        if (!seen && !(seen = malloc(sizeof(uint32_t) << hash_bits))) return 0;
-        memset(seen, 0, sizeof(uint32_t) << hash_bits);
+        if (!(seen = stp_scratch(&kept_seen, &seen_cap, sizeof *seen << hash_bits, 0))) return 0;
+        memset(seen, 0, sizeof *seen << hash_bits);
     }
-    uint64_t *runs = kept;  // start << 24 | distance << 9 | length
     size_t n_runs = 0;
     uint32_t lit_freq[286] = {0}, dist_freq[30] = {0};
     // The literals counted in four tables in turn (so that repeated bytes do not wait on one
@@ -357,14 +353,10 @@ size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned c
     if (!repeats || !n) return n;
     // Coded again with copies from farther back, into a buffer the thread keeps; the
     // smaller of the two is kept.
-    static __thread unsigned char *other;
+    static __thread void *kept_other;
     static __thread size_t other_cap;
-    size_t bound = stp_deflate_rle_bound(len);
-    if (other_cap < bound) {
-        free(other);
-        other_cap = bound;
-        if (!(other = malloc(other_cap))) { other_cap = 0; return n; }
-    }
+    unsigned char *other = stp_scratch(&kept_other, &other_cap, stp_deflate_rle_bound(len), 0);
+    if (!other) return n;
     size_t m = encode(in, len, last, other, 1);
     if (m && m < n) { memcpy(out, other, m); return m; }
     return n;

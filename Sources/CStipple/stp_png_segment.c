@@ -1,6 +1,7 @@
 // The fast PNG profile as independent segments (see stp_png_segment.h).
 #include "stp_png_segment.h"
 #include "stp_deflate_rle.h"
+#include "stp_scratch.h"
 #include "stp_say.h"
 
 #include <stdint.h>
@@ -88,30 +89,20 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
     size_t stride = (size_t)width * (size_t)channels;
     size_t raw_len = (stride + 1) * (size_t)rows;
     // The filtered rows, in a buffer each thread keeps (fresh pages a segment cost more than the filter).
-    static __thread unsigned char *kept;
+    static __thread void *kept;
     static __thread size_t kept_cap;
-    if (kept_cap < raw_len) {
-        free(kept);
-        kept_cap = raw_len > (size_t)1 << 18 ? raw_len : (size_t)1 << 18;
-        kept = malloc(kept_cap);
-        if (!kept) { kept_cap = 0; stp_say(err, errlen, "out of memory"); return -1; }
-    }
-    unsigned char *raw = kept;
+    unsigned char *raw = stp_scratch(&kept, &kept_cap, raw_len, (size_t)1 << 18);
+    if (!raw) { stp_say(err, errlen, "out of memory"); return -1; }
     stp_png_filter_image(pixels, width, channels, rows, raw);
 
     level = level < 0 ? 0 : level > 3 ? 3 : level;
     if (level > 0) {
         // Runs and literals in one Huffman block of the segment's own counts, coded into a
         // buffer the thread keeps and copied out at its size.
-        static __thread unsigned char *coded;
+        static __thread void *kept_coded;
         static __thread size_t coded_cap;
-        size_t bound = stp_deflate_rle_bound(raw_len);
-        if (coded_cap < bound) {
-            free(coded);
-            coded_cap = bound;
-            coded = malloc(coded_cap);
-            if (!coded) { coded_cap = 0; stp_say(err, errlen, "out of memory"); return -1; }
-        }
+        unsigned char *coded = stp_scratch(&kept_coded, &coded_cap, stp_deflate_rle_bound(raw_len), 0);
+        if (!coded) { stp_say(err, errlen, "out of memory"); return -1; }
         size_t len = stp_deflate_rle(raw, raw_len, last, coded, level >= 2);
         unsigned char *data = len ? malloc(len) : NULL;
         if (!data) {

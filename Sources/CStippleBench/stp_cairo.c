@@ -19,9 +19,9 @@
 #define _POSIX_C_SOURCE 199309L
 #include "../CStipple/stp_say.h"  // internal to the package: not in CStipple's public headers
 #include "stp_cairo.h"
+#include "stp_dl.h"
 #include "stp_bench.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -79,24 +79,15 @@ static char load_error[256];
 static int loaded;
 
 
-// dlsym hands back an object pointer; POSIX guarantees it converts to a function pointer.
-#define RESOLVE(field, name)                                                                  \
-    do {                                                                                      \
-        void *f = dlsym(lib, name);                                                           \
-        if (!f) {                                                                             \
-            snprintf(load_error, sizeof load_error, "libcairo.so.2 has no %s (too old?); " \
-                     STP_CAIRO_HINT, name);                                                   \
-            return;                                                                           \
-        }                                                                                     \
-        memcpy(&cairo.field, &f, sizeof f);                                                   \
+#define RESOLVE(field, name)                                                                                      \
+    do {                                                                                                          \
+        if (stp_dl_symbol(lib, "libcairo.so.2", name, &cairo.field, STP_CAIRO_HINT, load_error, sizeof load_error)) \
+            return;                                                                                               \
     } while (0)
 
 static void load(void) {
-    void *lib = dlopen("libcairo.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(load_error, sizeof load_error, "libcairo.so.2 not found; " STP_CAIRO_HINT);
-        return;
-    }
+    void *lib = stp_dl_open("libcairo.so.2", STP_CAIRO_HINT, load_error, sizeof load_error);
+    if (!lib) return;
     RESOLVE(format_stride_for_width, "cairo_format_stride_for_width");
     RESOLVE(image_surface_create, "cairo_image_surface_create");
     RESOLVE(image_surface_create_for_data, "cairo_image_surface_create_for_data");

@@ -1,8 +1,8 @@
 // libdeflate loaded at run time (see stp_libdeflate.h). Debian installs its library with
 // vips and libtiff (libdeflate0); only four functions are used, declared here.
 #include "stp_libdeflate.h"
+#include "stp_dl.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,23 +22,16 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[256];
 static int loaded;
 
-// dlsym hands back an object pointer; POSIX guarantees it converts to a function pointer.
-#define RESOLVE(field, name)                                                                          \
-    do {                                                                                              \
-        void *f = dlsym(lib, name);                                                                   \
-        if (!f) {                                                                                     \
-            snprintf(load_error, sizeof load_error, "libdeflate.so.0 has no %s (too old?); " STP_LIBDEFLATE_HINT, name); \
-            return;                                                                                   \
-        }                                                                                             \
-        memcpy(&lib_fns.field, &f, sizeof f);                                                         \
+#define RESOLVE(field, name)                                                                                       \
+    do {                                                                                                           \
+        if (stp_dl_symbol(lib, "libdeflate.so.0", name, &lib_fns.field, STP_LIBDEFLATE_HINT, load_error,             \
+                          sizeof load_error))                                                                      \
+            return;                                                                                                \
     } while (0)
 
 static void load(void) {
-    void *lib = dlopen("libdeflate.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(load_error, sizeof load_error, "libdeflate.so.0 not found; " STP_LIBDEFLATE_HINT);
-        return;
-    }
+    void *lib = stp_dl_open("libdeflate.so.0", STP_LIBDEFLATE_HINT, load_error, sizeof load_error);
+    if (!lib) return;
     RESOLVE(alloc, "libdeflate_alloc_compressor");
     RESOLVE(bound, "libdeflate_zlib_compress_bound");
     RESOLVE(compress, "libdeflate_zlib_compress");
