@@ -11,7 +11,8 @@ struct BenchCommand: AsyncParsableCommand {
             Scenarios: stamps (N stamps, one frame: Stipple points and quads, the same GL calls from C, \
             and Cairo on the CPU), drawcalls (the stamps in draws of 1, 4, 16… stamps), animation (L live \
             stamps, k new a frame: resident layers against re-uploading every age), readback \
-            (glReadPixels and PNG encoding), upload (glBufferSubData, glBufferData, orphaning), sequence \
+            (glReadPixels and PNG encoding: Stipple's encoder against libpng at levels 1 and 6, and its coder against \
+            libdeflate's on one thread), upload (glBufferSubData, glBufferData, orphaning), sequence \
             (frames to PNG files: render only, encode only, overlapped), video (a Periscope-style animation baked into \
             4:2:0 video, against render --frames PNGs + ffmpeg overlay; then bake), bake (240 frames of 1080p and \
             720p with accumulating and dissolving 60-stroke sketches (a user's, and a heavy one of curvy strokes over 70 % of the frame), the sketch kept and drawn whole, the heavy accumulating one also drawn one frame ahead and with all its strokes at once, against the \
