@@ -156,6 +156,25 @@ static size_t common(const unsigned char *a, const unsigned char *b, size_t max)
     return n;
 }
 
+// Literals [from, to) counted into four tables in turn (so that repeated bytes do not wait on
+// one counter): whole while fewer than `counted_whole` have been counted (`*literals` so far),
+// then four bytes of every sixteen, each weighing four (every channel of a pixel still
+// sampled, a filter byte shifting them a row at a time).
+enum { counted_whole = 16384 };
+static void count_literals(const unsigned char *in, size_t from, size_t to, uint32_t lit4[4][256], size_t *literals) {
+    size_t k = from, done = *literals;
+    size_t whole = done >= counted_whole ? k : to - k > counted_whole - done ? k + (counted_whole - done) : to;
+    for (; k + 4 <= whole; k += 4) {
+        lit4[0][in[k]]++; lit4[1][in[k + 1]]++; lit4[2][in[k + 2]]++; lit4[3][in[k + 3]]++;
+    }
+    for (; k < whole; k++) lit4[0][in[k]]++;
+    for (; k + 16 <= to; k += 16) {
+        lit4[0][in[k]] += 4; lit4[1][in[k + 1]] += 4; lit4[2][in[k + 2]] += 4; lit4[3][in[k + 3]] += 4;
+    }
+    for (; k < to; k++) lit4[0][in[k]]++;
+    *literals = done + (to - from);
+}
+
 static size_t encode(const unsigned char *in, size_t len, int last, unsigned char *out, int repeats) {
     // The matches (runs at distance 1 and copies from farther back), as where each starts,
     // its distance and its length, in a buffer each thread keeps (a fresh one a segment
@@ -175,28 +194,11 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
     }
     size_t n_runs = 0;
     uint32_t lit_freq[286] = {0}, dist_freq[30] = {0};
-    // The literals counted in four tables in turn (so that repeated bytes do not wait on one
-    // counter); a match's bytes are never counted. Past the first `counted_whole` literals, a
-    // quarter of them are: four bytes of every sixteen, each weighing four (every channel of
-    // a pixel still sampled, a filter byte shifting them a row at a time). The codes are then
-    // built from those estimates, and every byte value gets one, seen in the sample or not.
+    // The literals' counts (`count_literals`); a match's bytes are never counted. The codes
+    // are built from those estimates, and every byte value gets one, seen in the sample or not.
     uint32_t lit4[4][256];
     memset(lit4, 0, sizeof lit4);
-    const size_t counted_whole = 16384;
     size_t literals = 0;
-#define STP_COUNT_LITERALS(from, to) do { \
-        size_t k_ = (from), end_ = (to); \
-        size_t whole_ = literals >= counted_whole ? k_ : end_ - k_ > counted_whole - literals ? k_ + (counted_whole - literals) : end_; \
-        for (; k_ + 4 <= whole_; k_ += 4) { \
-            lit4[0][in[k_]]++; lit4[1][in[k_ + 1]]++; lit4[2][in[k_ + 2]]++; lit4[3][in[k_ + 3]]++; \
-        } \
-        for (; k_ < whole_; k_++) lit4[0][in[k_]]++; \
-        for (; k_ + 16 <= end_; k_ += 16) { \
-            lit4[0][in[k_]] += 4; lit4[1][in[k_ + 1]] += 4; lit4[2][in[k_ + 2]] += 4; lit4[3][in[k_ + 3]] += 4; \
-        } \
-        for (; k_ < end_; k_++) lit4[0][in[k_]]++; \
-        literals += end_ - (from); \
-    } while (0)
     size_t literal = 0;  // where the literals since the last match begin
     for (size_t i = len ? next_run(in, len, 1) : len;;) {
         size_t end = i < len ? i : len;
@@ -210,7 +212,7 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
                 size_t from = c - 1, max = len - k < 258 ? len - k : 258;
                 size_t n = 4 + common(in + from + 4, in + k + 4, max - 4);
                 if (n >= min_match) {
-                    STP_COUNT_LITERALS(literal, k);
+                    count_literals(in, literal, k, lit4, &literals);
                     unsigned extra, value, d = (unsigned)(k - from);
                     runs[n_runs++] = (uint64_t)k << 24 | (uint64_t)d << 9 | n;
                     lit_freq[257 + len_code[n]]++;
@@ -228,7 +230,7 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
             i = literal < len ? next_run(in, len, literal) : len;
             continue;
         }
-        STP_COUNT_LITERALS(literal, end);
+        count_literals(in, literal, end, lit4, &literals);
         if (i >= len) break;
         unsigned char b = in[i - 1];
         size_t max = len - i < 258 ? len - i : 258;
@@ -240,7 +242,6 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
         literal = i;
         i = next_run(in, len, i);
     }
-#undef STP_COUNT_LITERALS
     for (int k = 0; k < 256; k++) {
         lit_freq[k] = lit4[0][k] + lit4[1][k] + lit4[2][k] + lit4[3][k];
         if (literals > counted_whole && !lit_freq[k]) lit_freq[k] = 1;  // a byte the sample missed
