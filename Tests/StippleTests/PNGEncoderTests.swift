@@ -201,6 +201,56 @@ final class PNGEncoderTests: XCTestCase {
         }
     }
 
+    /// Matches as dense as levels 2 and 3 can make them: more than one every four bytes, where
+    /// a coder that kept room for one every four would write past its buffer (`make sanitize`
+    /// catches that). One segment of grey rows whose Sub-filtered bytes are blocks of the same
+    /// 2 980 four-byte groups in the same order, in turn each group followed by three more of
+    /// its last byte (a copy of four, then a run of three: two matches in seven bytes) and each
+    /// group alone (a copy of four a match). A group's last copy lies in the block before,
+    /// followed by something else, so every copy stops at four bytes; a block and the next of
+    /// its kind lie more than the 32 KiB window apart, so no longer copy reaches. The groups
+    /// fall in different slots of the coder's table of where four bytes were last seen (a hash
+    /// of them), and their bytes are small, so that Sub beats None and Up.
+    func testTheDensestCopiesAndRunsDecode() throws {
+        var rng = SplitMix64(seed: 23)
+        func small() -> UInt8 { let v = Int(rng.next() % 60); return v < 30 ? UInt8(v + 1) : UInt8(256 - (v - 29)) }
+        var groups: [[UInt8]] = [], slots = Set<UInt32>()
+        while groups.count < 2_980 {
+            let g = (0..<4).map { _ in small() }
+            let word = UInt32(g[0]) | UInt32(g[1]) << 8 | UInt32(g[2]) << 16 | UInt32(g[3]) << 24
+            let slot = (word &* 2_654_435_761) >> 18
+            guard g[2] != g[3], g[0] != g[3], g[0] != (groups.last?[3] ?? 0), !slots.contains(slot) else { continue }
+            slots.insert(slot)
+            groups.append(g)
+        }
+        // One segment: rows of 16 384 bytes with the filter byte, 16 of them (256 KiB).
+        let (width, height) = (16_383, 16)
+        XCTAssertEqual(PNGSegments.rows(width: width, channels: 1), height)
+        var filtered: [UInt8] = []
+        filtered.reserveCapacity(width * height + 8)
+        var block = 0
+        while filtered.count < width * height {
+            for g in groups { filtered += block % 2 == 0 ? g + [g[3], g[3], g[3]] : g }
+            block += 1
+        }
+        // Each row the running sum of its filtered bytes, so that Sub gives them back.
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            var sum: UInt8 = 0
+            for x in 0..<width {
+                sum &+= filtered[y * width + x]
+                pixels[y * width + x] = sum
+            }
+        }
+        let one = try PNGFile.encodeGrey(pixels, width: width, height: height, compression: 1)
+        for level: Int32 in [2, 3] {
+            let png = try PNGFile.encodeGrey(pixels, width: width, height: height, compression: level)
+            XCTAssertEqual(try PNGFile.decode(png).image.pixels, pixels.flatMap { [$0, $0, $0, 255] }, "level \(level)")
+            // The copies were taken: runs alone code it a third larger.
+            XCTAssertLessThan(Double(png.count), 0.8 * Double(one.count), "level \(level): \(png.count) against \(one.count)")
+        }
+    }
+
     /// A segment's codes are built from a sample of its literals past the first 16 384: a byte
     /// value the sample never sees must still have a code. Rows of 4 095 grey pixels (4 096
     /// bytes with the filter byte, so a byte's place in the segment is fixed) of 0s and 1s in
