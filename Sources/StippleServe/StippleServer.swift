@@ -245,7 +245,7 @@ public final class StippleServer: Sendable {
             connection.outbox = outbox
             let version = await self.drawing.version
             outbox.post(#"{"hello":{"client":\#(client),"canDraw":\#(connection.canDraw),"version":\#(version)}}"#)
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     try await outbox.deliver { try await outbound.write(.text($0.joined(separator: "\n"))) }
                 }
