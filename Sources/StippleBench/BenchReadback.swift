@@ -99,7 +99,7 @@ extension BenchSuite {
         }
         var err = [CChar](repeating: 0, count: 256)
         guard stp_libdeflate_available(&err, err.count) == 0 else {
-            report.skipped.append("readback: libdeflate rows, \(work): \(String(cString: err))")
+            report.skipped.append("readback: libdeflate rows, \(work): \(String(cBuffer: err))")
             return
         }
         var filtered = [UInt8](repeating: 0, count: (image.width * 4 + 1) * image.height)
