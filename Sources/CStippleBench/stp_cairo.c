@@ -78,45 +78,39 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[256];
 static int loaded;
 
-
-#define RESOLVE(field, name)                                                                                      \
-    do {                                                                                                          \
-        if (stp_dl_symbol(lib, "libcairo.so.2", name, &cairo.field, STP_CAIRO_HINT, load_error, sizeof load_error)) \
-            return;                                                                                               \
-    } while (0)
-
 static void load(void) {
-    void *lib = stp_dl_open("libcairo.so.2", STP_CAIRO_HINT, load_error, sizeof load_error);
-    if (!lib) return;
-    RESOLVE(format_stride_for_width, "cairo_format_stride_for_width");
-    RESOLVE(image_surface_create, "cairo_image_surface_create");
-    RESOLVE(image_surface_create_for_data, "cairo_image_surface_create_for_data");
-    RESOLVE(image_surface_get_data, "cairo_image_surface_get_data");
-    RESOLVE(image_surface_get_stride, "cairo_image_surface_get_stride");
-    RESOLVE(surface_status, "cairo_surface_status");
-    RESOLVE(surface_flush, "cairo_surface_flush");
-    RESOLVE(surface_destroy, "cairo_surface_destroy");
-    RESOLVE(pattern_create_for_surface, "cairo_pattern_create_for_surface");
-    RESOLVE(pattern_set_filter, "cairo_pattern_set_filter");
-    RESOLVE(pattern_set_extend, "cairo_pattern_set_extend");
-    RESOLVE(pattern_status, "cairo_pattern_status");
-    RESOLVE(pattern_destroy, "cairo_pattern_destroy");
-    RESOLVE(create, "cairo_create");
-    RESOLVE(status, "cairo_status");
-    RESOLVE(status_to_string, "cairo_status_to_string");
-    RESOLVE(destroy, "cairo_destroy");
-    RESOLVE(set_operator, "cairo_set_operator");
-    RESOLVE(paint, "cairo_paint");
-    RESOLVE(save, "cairo_save");
-    RESOLVE(restore, "cairo_restore");
-    RESOLVE(translate, "cairo_translate");
-    RESOLVE(scale, "cairo_scale");
-    RESOLVE(set_source_rgba, "cairo_set_source_rgba");
-    RESOLVE(mask, "cairo_mask");
-    RESOLVE(set_antialias, "cairo_set_antialias");
-    RESOLVE(rectangle, "cairo_rectangle");
-    RESOLVE(clip, "cairo_clip");
-    loaded = 1;  // the library stays loaded for the life of the process
+    const stp_dl_function functions[] = {
+        {"cairo_format_stride_for_width", &cairo.format_stride_for_width},
+        {"cairo_image_surface_create", &cairo.image_surface_create},
+        {"cairo_image_surface_create_for_data", &cairo.image_surface_create_for_data},
+        {"cairo_image_surface_get_data", &cairo.image_surface_get_data},
+        {"cairo_image_surface_get_stride", &cairo.image_surface_get_stride},
+        {"cairo_surface_status", &cairo.surface_status},
+        {"cairo_surface_flush", &cairo.surface_flush},
+        {"cairo_surface_destroy", &cairo.surface_destroy},
+        {"cairo_pattern_create_for_surface", &cairo.pattern_create_for_surface},
+        {"cairo_pattern_set_filter", &cairo.pattern_set_filter},
+        {"cairo_pattern_set_extend", &cairo.pattern_set_extend},
+        {"cairo_pattern_status", &cairo.pattern_status},
+        {"cairo_pattern_destroy", &cairo.pattern_destroy},
+        {"cairo_create", &cairo.create},
+        {"cairo_status", &cairo.status},
+        {"cairo_status_to_string", &cairo.status_to_string},
+        {"cairo_destroy", &cairo.destroy},
+        {"cairo_set_operator", &cairo.set_operator},
+        {"cairo_paint", &cairo.paint},
+        {"cairo_save", &cairo.save},
+        {"cairo_restore", &cairo.restore},
+        {"cairo_translate", &cairo.translate},
+        {"cairo_scale", &cairo.scale},
+        {"cairo_set_source_rgba", &cairo.set_source_rgba},
+        {"cairo_mask", &cairo.mask},
+        {"cairo_set_antialias", &cairo.set_antialias},
+        {"cairo_rectangle", &cairo.rectangle},
+        {"cairo_clip", &cairo.clip},
+    };
+    loaded = stp_dl_load("libcairo.so.2", STP_CAIRO_HINT, functions, sizeof functions / sizeof *functions, load_error,
+                         sizeof load_error) != NULL;
 }
 
 int stp_cairo_available(char *err, size_t errlen) {

@@ -5,19 +5,20 @@
 #include <stdio.h>
 #include <string.h>
 
-void *stp_dl_open(const char *soname, const char *hint, char *error, size_t errlen) {
+void *stp_dl_load(const char *soname, const char *hint, const stp_dl_function *functions, size_t count,
+                  char *error, size_t errlen) {
     void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) snprintf(error, errlen, "%s not found; %s", soname, hint);
-    return lib;
-}
-
-int stp_dl_symbol(void *lib, const char *soname, const char *name, void *slot, const char *hint, char *error,
-                  size_t errlen) {
-    void *f = dlsym(lib, name);
-    if (!f) {
-        snprintf(error, errlen, "%s has no %s (too old?); %s", soname, name, hint);
-        return -1;
+    if (!lib) {
+        snprintf(error, errlen, "%s not found; %s", soname, hint);
+        return NULL;
     }
-    memcpy(slot, &f, sizeof f);
-    return 0;
+    for (size_t i = 0; i < count; i++) {
+        void *f = dlsym(lib, functions[i].name);
+        if (!f) {
+            snprintf(error, errlen, "%s has no %s (too old?); %s", soname, functions[i].name, hint);
+            return NULL;
+        }
+        memcpy(functions[i].slot, &f, sizeof f);
+    }
+    return lib;
 }

@@ -5,13 +5,17 @@
 // A library the benchmark loads at run time, so that the package does not depend on it at
 // build time. Private to CStippleBench.
 
-// dlopen(soname); NULL with "SONAME not found; HINT" in `error`.
-void *stp_dl_open(const char *soname, const char *hint, char *error, size_t errlen);
+// A function the library must have, and the function pointer it is stored into (dlsym hands
+// back an object pointer; POSIX guarantees it converts to a function pointer).
+typedef struct {
+    const char *name;
+    void *slot;
+} stp_dl_function;
 
-// `name` from `lib` into the function pointer at `slot` (dlsym hands back an object pointer;
-// POSIX guarantees it converts to a function pointer): 0, or -1 with "SONAME has no NAME (too
-// old?); HINT" in `error`.
-int stp_dl_symbol(void *lib, const char *soname, const char *name, void *slot, const char *hint, char *error,
-                  size_t errlen);
+// dlopen(soname), then every one of `functions` resolved into its slot: the library, or NULL
+// with one line in `error` ("SONAME not found; HINT" or "SONAME has no NAME (too old?); HINT").
+// The library stays loaded for the life of the process.
+void *stp_dl_load(const char *soname, const char *hint, const stp_dl_function *functions, size_t count,
+                  char *error, size_t errlen);
 
 #endif

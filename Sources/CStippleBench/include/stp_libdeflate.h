@@ -10,7 +10,8 @@
 int stp_libdeflate_available(char *err, size_t errlen);
 
 // `len` bytes as one zlib stream at `level` (1…12), on the calling thread: its size, 0 when
-// the library is missing or out of memory.
+// the library is missing or out of memory. The thread keeps a compressor for each level it
+// used and one output buffer, for the life of the process.
 size_t stp_libdeflate_zlib(const unsigned char *in, size_t len, int level);
 
 #endif
