@@ -15,11 +15,16 @@ void stp_huffman_lengths(const uint32_t *freq, int n, int limit, uint8_t *length
     for (int i = 0; i < n; i++) if (freq[i]) order[used++] = i;
     if (used == 0) return;
     if (used == 1) { lengths[order[0]] = 1; return; }
-    // Sort the used symbols by count (insertion sort: at most 288).
-    for (int i = 1; i < used; i++) {
-        int s = order[i], j = i;
-        while (j > 0 && freq[order[j - 1]] > freq[s]) { order[j] = order[j - 1]; j--; }
-        order[j] = s;
+    // Sort the used symbols by count, equal counts in symbol order: a radix sort, a byte of
+    // the count a pass from the lowest, as many passes as the largest count has bytes.
+    uint32_t bits = 0;
+    for (int i = 0; i < used; i++) bits |= freq[order[i]];
+    for (int shift = 0; shift < 32 && (bits >> shift); shift += 8) {
+        int start[257] = {0}, sorted[288];
+        for (int i = 0; i < used; i++) start[(freq[order[i]] >> shift & 255) + 1]++;
+        for (int b = 1; b < 257; b++) start[b] += start[b - 1];
+        for (int i = 0; i < used; i++) sorted[start[freq[order[i]] >> shift & 255]++] = order[i];
+        memcpy(order, sorted, (size_t)used * sizeof *order);
     }
     for (int i = 0; i < used; i++) weight[i] = freq[order[i]];
     // Two queues: leaves (sorted) and internal nodes (made in increasing weight).
