@@ -68,9 +68,10 @@ public enum PNGFile {
     }
 
     /// Compression used for written frames: 0…3 is the fast profile (`PNGSegments`: per-row
-    /// None/Sub/Up/Paeth (grey: None/Sub/Up), run-length deflate on every core; 0 stores; 2…3
-    /// also copies from farther back, kept where smaller), 4…9 libpng's adaptive filters
-    /// at that deflate level (smaller, slower).
+    /// None/Sub/Up/Paeth (grey: None/Sub/Up), run-length deflate on every core; 0 stores; also
+    /// copies from farther back, kept where smaller: at 2…3 always, at 1 where a sample of an
+    /// RGBA segment shows they pay), 4…9 libpng's adaptive filters at that deflate level
+    /// (smaller, slower).
     public static let defaultCompression: Int32 = 1
 
     /// Encodes 8-bit straight RGBA into PNG bytes: compression 0…3 on every core
