@@ -34,6 +34,7 @@ extension BenchSuite {
                                         figures: ["ms": encode.median * 1e3, "bytes": Double(bytes)]))
             try encoders(image, work: "sketch \(work)", &report)
             try encoders(BenchSuite.busyImage(width: w, height: h, seed: config.seed), work: "busy \(work)", &report)
+            try encoders(BenchSuite.textureImage(width: w, height: h, seed: config.seed), work: "texture \(work)", &report)
         }
     }
 
@@ -45,6 +46,22 @@ extension BenchSuite {
             for c in 0..<3 {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 pixels[i + c] = UInt8(truncatingIfNeeded: (state >> 59) << 3)
+            }
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
+    /// A frame of a generated texture: one 61×43 patch of noise at 32 levels, opaque, tiled.
+    /// Its rows repeat across at a distance no run sees (the patch's width), as a generated
+    /// background's or a screenshot's do.
+    static func textureImage(width: Int, height: Int, seed: UInt64) -> Image {
+        let (pw, ph) = (61, 43)
+        let patch = busyImage(width: pw, height: ph, seed: seed ^ 0x7E47)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let from = ((y % ph) * pw + x % pw) * 4, to = (y * width + x) * 4
+                for c in 0..<4 { pixels[to + c] = patch.pixels[from + c] }
             }
         }
         return Image(width: width, height: height, pixels: pixels)
