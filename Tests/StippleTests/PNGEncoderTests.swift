@@ -118,18 +118,10 @@ final class PNGEncoderTests: XCTestCase {
         let whole = try PNGFile.encode(image)
         let dir = try TestSupport.temporaryDirectory(self)
         for band in [1, 7, 93, 613] {
-            let path = dir.appendingPathComponent("b\(band).png").path
-            let writer = try PNGBandWriter(path: path, width: w, height: h)
-            var y = 0
-            while y < h {
-                let n = min(band, h - y)
-                // Opaque or transparent pixels: premultiplied is the same as straight.
-                var rows = Array(pixels[(y * w * 4)..<((y + n) * w * 4)])
-                try writer.write(premultiplied: &rows)
-                y += n
-            }
-            try writer.finish()
-            XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), whole, "bands of \(band) rows")
+            // Opaque or transparent pixels: premultiplied is the same as straight.
+            let written = try Self.writtenInBands(pixels, width: w, height: h, band: band,
+                                                  to: dir.appendingPathComponent("b\(band).png").path)
+            XCTAssertEqual(written, whole, "bands of \(band) rows")
         }
         // No larger than libpng at level 1 with its own filters.
         XCTAssertLessThanOrEqual(whole.count, try PNGFile.encodeWithLibpng(image, level: 1, fast: false).count)
@@ -166,13 +158,19 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertLessThanOrEqual(Double(png.count), 1.1 * Double(six), "\(png.count) bytes against libpng level 6's \(six)")
         // Rows handed over thirteen at a time: the same file.
         let path = try TestSupport.temporaryDirectory(self).appendingPathComponent("soft.png").path
+        XCTAssertEqual(try Self.writtenInBands(pixels, width: w, height: h, band: 13, to: path), png)
+    }
+
+    /// `pixels` (premultiplied) handed to a `PNGBandWriter` at `path` `band` rows at a time:
+    /// the file's bytes.
+    static func writtenInBands(_ pixels: [UInt8], width w: Int, height h: Int, band: Int, to path: String) throws -> [UInt8] {
         let writer = try PNGBandWriter(path: path, width: w, height: h)
-        for y in stride(from: 0, to: h, by: 13) {
-            var rows = Array(pixels[(y * w * 4)..<(min(h, y + 13) * w * 4)])
+        for y in stride(from: 0, to: h, by: band) {
+            var rows = Array(pixels[(y * w * 4)..<(min(h, y + band) * w * 4)])
             try writer.write(premultiplied: &rows)
         }
         try writer.finish()
-        XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), png)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// A texture that repeats every 37 pixels across and 23 down, noise within: runs find
@@ -228,14 +226,9 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertEqual(try PNGFile.decode(whole).image.pixels, pixels)
         let dir = try TestSupport.temporaryDirectory(self)
         for band in [1, 57, h] {
-            let path = dir.appendingPathComponent("t\(band).png").path
-            let writer = try PNGBandWriter(path: path, width: w, height: h)
-            for y in stride(from: 0, to: h, by: band) {
-                var rows = Array(pixels[(y * w * 4)..<(min(h, y + band) * w * 4)])
-                try writer.write(premultiplied: &rows)
-            }
-            try writer.finish()
-            XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), whole, "bands of \(band) rows")
+            let written = try Self.writtenInBands(pixels, width: w, height: h, band: band,
+                                                  to: dir.appendingPathComponent("t\(band).png").path)
+            XCTAssertEqual(written, whole, "bands of \(band) rows")
         }
         let libpng = try PNGFile.encodeWithLibpng(image, level: 1, fast: false).count
         XCTAssertLessThanOrEqual(Double(whole.count), 1.05 * Double(libpng), "\(whole.count) bytes against libpng level 1's \(libpng)")
