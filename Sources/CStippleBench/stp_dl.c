@@ -16,6 +16,7 @@ void *stp_dl_load(const char *soname, const char *hint, const stp_dl_function *f
         void *f = dlsym(lib, functions[i].name);
         if (!f) {
             snprintf(error, errlen, "%s has no %s (too old?); %s", soname, functions[i].name, hint);
+            dlclose(lib);
             return NULL;
         }
         memcpy(functions[i].slot, &f, sizeof f);

@@ -14,7 +14,8 @@ typedef struct {
 
 // dlopen(soname), then every one of `functions` resolved into its slot: the library, or NULL
 // with one line in `error` ("SONAME not found; HINT" or "SONAME has no NAME (too old?); HINT").
-// The library stays loaded for the life of the process.
+// The library stays loaded for the life of the process; one that fails is closed again (the
+// slots it filled are then not to be called).
 void *stp_dl_load(const char *soname, const char *hint, const stp_dl_function *functions, size_t count,
                   char *error, size_t errlen);
 
