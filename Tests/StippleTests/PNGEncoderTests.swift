@@ -173,6 +173,28 @@ final class PNGEncoderTests: XCTestCase {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
+    /// A cellular automaton (rule 110 from a random row, a row a generation, as ffmpeg's
+    /// `cellauto` draws): its repeats are short and near one another, where libpng level 1
+    /// finds the next repeat starting inside the one before. The default is no larger.
+    func testTheDefaultIsNoLargerThanLibpngLevel1OnACellularAutomaton() throws {
+        let (w, h) = (320, 518)
+        var rng = SplitMix64(seed: 1)
+        var cells = (0..<w).map { _ in rng.next() % 2 == 1 }
+        var pixels = [UInt8](repeating: 255, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w where !cells[x] { for c in 0..<3 { pixels[(y * w + x) * 4 + c] = 0 } }
+            cells = (0..<w).map { x in
+                let around = (cells[(x + w - 1) % w] ? 4 : 0) | (cells[x] ? 2 : 0) | (cells[(x + 1) % w] ? 1 : 0)
+                return (110 >> around) & 1 == 1
+            }
+        }
+        let image = Image(width: w, height: h, pixels: pixels)
+        let png = try PNGFile.encode(image)
+        XCTAssertEqual(try PNGFile.decode(png).image.pixels, pixels)
+        let libpng = try PNGFile.encodeWithLibpng(image, level: 1, fast: false).count
+        XCTAssertLessThanOrEqual(png.count, libpng, "the default's \(png.count) bytes against libpng level 1's \(libpng)")
+    }
+
     /// A texture that repeats every 37 pixels across and 23 down, noise within: runs find
     /// nothing in it, and every fast level codes it within 5 % of libpng level 1 (whose hash
     /// chains find a few more repeats) with copies from farther back: levels 2 and 3 always
