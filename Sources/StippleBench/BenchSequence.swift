@@ -49,9 +49,9 @@ extension BenchSuite {
         let encodeOnly = seconds(since: encodeStart)
         let encodeCPU = cpuSeconds() - encodeCPU0
         // Each step writes into a folder as empty as a user's run finds it. Left in place, the
-        // encode-only step's files (a third of a gigabyte at 1280×720) made the overlapped
-        // step's own writes cost the kernel several times the CPU: `perf` counted 566 samples
-        // in write(2) there against 71 for the same bytes in the encode-only step.
+        // encode-only step's files (about 300 MB at 1280×720) made the overlapped step's own
+        // writes, about as many bytes, cost the kernel several times the CPU: `perf` counted
+        // 566 samples in write(2) there against 71 in the encode-only step.
         for path in encoded { unlink(path) }
 
         log("sequence: render and encode overlapped")

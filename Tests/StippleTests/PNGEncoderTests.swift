@@ -265,7 +265,8 @@ final class PNGEncoderTests: XCTestCase {
     /// followed by something else, so every copy stops at four bytes; a block and the next of
     /// its kind lie more than the 32 KiB window apart, so no longer copy reaches. The groups
     /// fall in different slots of the coder's table of where four bytes were last seen (its
-    /// hash of them, reproduced here: 14 bits of the four bytes times 2 654 435 761), and their
+    /// hash of them, reproduced here: 14 bits of the four bytes times 2 654 435 761; the coder
+    /// enters the places inside a longer copy there too, never inside a copy of four), and their
     /// bytes are small, so that Sub beats None and Up.
     func testTheDensestCopiesAndRunsDecode() throws {
         var rng = SplitMix64(seed: 23)
