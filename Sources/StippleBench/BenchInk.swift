@@ -8,13 +8,12 @@ import Foundation
 extension BenchSuite {
     func ink(_ renderer: Renderer, _ report: inout BenchReport) async throws {
         let count = config.inkDrawings
-        // 30 000 files a run: in memory where the system has a memory-backed folder, so that the
-        // figures are the tools' and not the disk's (an ext4 disk that deleted the last run's
-        // files minutes ago makes every new file slower to create, for both tools alike).
-        let base = BenchSuite.memoryBackedFolder ?? NSTemporaryDirectory()
-        let folder = (base as NSString).appendingPathComponent("stipple-bench-ink-" + UUID().uuidString)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // 30 000 files a run (tens of MB), in memory where the system has room (`outputFolder`:
+        // an ext4 disk that deleted the last run's files minutes ago makes every new file slower
+        // to create, for both tools alike).
+        let folder = try BenchSuite.outputFolder("stipple-bench-ink", bytes: 128 << 20)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        let base = (folder as NSString).deletingLastPathComponent
         let input = (folder as NSString).appendingPathComponent("drawings.ndjson")
         let text = BenchSuite.quickDrawShaped(count, seed: config.seed)
         try Data(text.utf8).write(to: URL(fileURLWithPath: input))
@@ -103,15 +102,6 @@ extension BenchSuite {
         if peer == nil {
             report.skipped.append("ink: the Python peer (python3 with cairocffi, numpy and pillow: pip install cairocffi numpy pillow)")
         }
-    }
-
-    /// /dev/shm where it is a writable folder, else nil.
-    static var memoryBackedFolder: String? {
-        var isFolder: ObjCBool = false
-        let path = "/dev/shm"
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
-              FileManager.default.isWritableFile(atPath: path) else { return nil }
-        return path
     }
 
     /// `count` drawings shaped like Quick, Draw! simplified ones: 9 strokes and 76 points on

@@ -11,11 +11,15 @@ extension BenchSuite {
             report.skipped.append("sequence: the PNG output rows run stipple as a child process (needs the stipple executable)")
             return
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stipple-bench-png-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // In memory where the system has room (`outputFolder`): the busy frames stored
+        // (`--compression 0`) are 1.1 GB at 1280×720; the still, stored, its raw copy for vips and
+        // vips's file are three times its RGBA.
+        let folder = try BenchSuite.outputFolder("stipple-bench-png",
+                                                 bytes: max(config.sequenceFrames * config.width * config.height * 4,
+                                                            3 * config.pngStillSide * config.pngStillSide * 4))
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
-        let rounds = config.pngRounds
+        let rounds = config.pngRounds, place = "files in \((folder as NSString).deletingLastPathComponent)"
 
         /// Median seconds of `variants` run in turn, one of each a round; each run's outputs removed after it.
         func alternate(_ what: String, _ variants: [[String]], clean: String) throws -> [Double] {
@@ -66,7 +70,7 @@ extension BenchSuite {
             [exe, "render", path("busy.json"), "-o", path("busy"), "--frames", range, "--compression", "0"],
         ], clean: path("busy"))
         compare("render --frames, busy", busy, workload: "\(frames) frames \(w)×\(h) over a noise background, one stroke; "
-                    + "medians of \(rounds) rounds in turn", target: "busy frames", limit: 1.5)
+                    + "medians of \(rounds) rounds in turn, \(place)", target: "busy frames", limit: 1.5)
 
         // A still: a heavy drawing written as one PNG (streamed in bands past 4096²).
         let side = config.pngStillSide
@@ -76,7 +80,7 @@ extension BenchSuite {
             [exe, "render", script, "-o", path("still.png"), "--compression", "0"],
         ], clean: path("still.png"))
         compare("render -o PNG, still", still, workload: "\(side)² drawing of \(config.pngStillStrokes) strokes; "
-                    + "medians of \(rounds) rounds in turn", target: "a still", limit: 1.1)
+                    + "medians of \(rounds) rounds in turn, \(place)", target: "a still", limit: 1.1)
 
         // The same still's pixels encoded by Stipple's writer (in this process, the file
         // written) and by `vips pngsave` at its default level and at 1.

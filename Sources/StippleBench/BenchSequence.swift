@@ -15,10 +15,11 @@ extension BenchSuite {
                                   age: { -Float($0 / k) })
         let canvas = Canvas(width: config.width, height: config.height, background: .color(Color(hex: "#101014")!))
         let settings = RenderSettings(effects: effects)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stipple-bench-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // 300 frames of about 1.2 MB a step, in memory where the system has room (`outputFolder`).
+        let folder = try BenchSuite.outputFolder("stipple-bench-sequence", bytes: frames * config.width * config.height * 4)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let work = "\(frames) frames \(config.width)×\(config.height), \(k) new a frame, M=110, PNG level \(config.compression)"
+        let work = "\(frames) frames \(config.width)×\(config.height), \(k) new a frame, M=110, PNG level \(config.compression), "
+            + "files in \((folder as NSString).deletingLastPathComponent)"
 
         func layer() async throws -> LayerID {
             let id = await renderer.makeLayer(brushKey: "bench", brush: brush)
