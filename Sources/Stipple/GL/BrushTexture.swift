@@ -7,7 +7,7 @@ import CStipple
 ///
 /// RGBA rather than GL_ALPHA: llvmpipe samples the four-channel texture faster, and a
 /// stamp's fill is most of its cost there (8–14 % less time a fragment from 16 to 100 pixels
-/// a side, docs/benchmark.md); the alpha it samples is the same, bit for bit, under llvmpipe
+/// a side, docs/benchmark-history.md); the alpha it samples is the same, bit for bit, under llvmpipe
 /// and softpipe.
 final class BrushTexture {
     let id: GLuint
