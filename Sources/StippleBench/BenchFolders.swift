@@ -5,10 +5,10 @@ extension BenchSuite {
     /// A new folder named `name`-<unique> for a scenario's files: in /dev/shm where the system
     /// has a writable memory-backed folder with `bytes` free and as many to spare, else in the
     /// temporary folder. The caller removes it. In memory the figures are the tools' and not the
-    /// disk's: on an ext4 disk, the files a step deleted seconds before make the next step's
-    /// writes slower (the kernel's writeback and journal work for them runs on the same cores),
-    /// and 300 busy frames written to /tmp took 1.5–1.75 times their `--compression 0` time where
-    /// the same runs in /dev/shm took 1.0–1.2 times.
+    /// disk's: on an ext4 disk, how long a step that writes hundreds of megabytes takes moves with
+    /// what the steps before it wrote and deleted, and 300 busy frames written to /tmp took
+    /// 1.49–1.76 times their `--compression 0` time where the same runs in /dev/shm took
+    /// 1.03–1.21 times.
     static func outputFolder(_ name: String, bytes: Int) throws -> String {
         let base = memoryBackedFolder(bytes: 2 * bytes) ?? NSTemporaryDirectory()
         let folder = (base as NSString).appendingPathComponent("\(name)-" + UUID().uuidString)
