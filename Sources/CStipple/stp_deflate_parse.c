@@ -66,19 +66,30 @@ static size_t run_length(const unsigned char *in, size_t i, size_t max, unsigned
 }
 
 // Repeats farther back than one byte (a texture's period, a row drawn again): the literals
-// between runs are searched for an earlier copy of their next bytes, one candidate each,
-// the last place the same four bytes were seen (a hash of them), within deflate's window
-// (32 KiB less a byte, so that a distance fits fifteen bits); copies of four bytes or more
-// are taken. Where no copy turns up the search steps on faster, one byte more every 64
-// misses (LZ4's acceleration), so that noise costs less. The places inside a copy of 5 to 32
-// bytes are entered in the table too, as zlib enters those inside its short matches: the
-// next repeat often starts within one. In a C harness the pictures coded with copies came
-// out up to 2.8 % smaller (ffmpeg's `cellauto` 2.6 %, from just above libpng level 1's size
-// to below it; one 0.1 % larger), for up to a quarter more time on them (`mandelbrot`; the
-// others 1.06 times or less); sketches kept their bytes. Copies of exactly four bytes are
-// not entered: that saved up to 1.3 % more (one picture 0.5 % less), but it would undo the
-// densest parse a segment can hold, which PNGEncoderTests builds against this table.
+// between runs are searched for an earlier copy of their next bytes among the places the same
+// four bytes were seen (a hash of them, and a chain from each place to the one before), the
+// newest `depth` of them within deflate's window (32 KiB less a byte, so that a distance fits
+// fifteen bits); the longest copy of four bytes or more is taken, the newest among equals. The
+// newest place alone misses the longer copies a pattern's repeats hold farther back: in a C
+// harness at level 1 (one thread), eight places (in the coding and in the sample that decides
+// on it) coded ffmpeg's `cellauto` frame 26 % smaller than one did (280 093 → 206 224 bytes,
+// from libpng level 1's size to 0.72 of it), `life` 14 %, `gradients` and `mandelbrot` 8 %,
+// the brush-modes pictures of the docs 3.5–18 %, for 1.15–1.6 times the time on those pictures
+// (3.4 on the one whose sample now calls for copies); sketches and noise kept their bytes and
+// their time. One step of lazy matching (zlib's) as well saved 2 % more on two of them (7 % at
+// 32 places) and cost 6–9 % on three others: not kept. Where no copy turns up the search steps
+// on faster, one byte more every 64 misses (LZ4's acceleration), so that noise costs less. The
+// places inside a copy of 5 to 32 bytes are entered in the table too, as zlib enters those
+// inside its short matches: the next repeat often starts within one. In a C harness the
+// pictures coded with copies came out up to 2.8 % smaller (ffmpeg's `cellauto` 2.6 %, from
+// just above libpng level 1's size to below it; one 0.1 % larger), for up to a quarter more
+// time on them (`mandelbrot`; the others 1.06 times or less); sketches kept their bytes.
+// Copies of exactly four bytes are not entered: that saved up to 1.3 % more (one picture 0.5 %
+// less), but it would undo the densest parse a segment can hold, which PNGEncoderTests builds
+// against this table.
 enum { min_match = 4, window = 32767, entered_from = 5, entered_to = 32 };
+// A copy this long ends the walk (zlib's "nice" length at its level 4).
+enum { good_enough = 64 };
 
 // How many bytes from `a` and `b` agree, at most `max`.
 static size_t common(const unsigned char *a, const unsigned char *b, size_t max) {
@@ -112,7 +123,30 @@ static void count_literals(const unsigned char *in, size_t from, size_t to, uint
     *literals = done + (to - from);
 }
 
-void stp_deflate_parse(const unsigned char *in, size_t from, size_t len, uint32_t *seen, stp_deflate_parse_result *p) {
+// The longest earlier copy of the bytes at `k` (up to 258, and to `len`) among the places
+// the same four bytes were seen, the newest first, at most `depth` of them within the
+// window: its length (0 when none has four bytes) and, in *back, where it starts.
+static size_t longest(const unsigned char *in, size_t k, size_t len, const uint32_t *seen, int depth, size_t *back) {
+    uint32_t v = stp_deflate_load32(in + k);
+    size_t c = seen[stp_deflate_hash4(v)], best = 0, max = len - k < 258 ? len - k : 258;
+    const uint32_t *chain = seen + ((size_t)1 << stp_deflate_hash_bits);
+    for (int tries = depth; c && k + 1 - c <= window && tries > 0; tries--) {
+        size_t at = c - 1;
+        // A candidate must agree on the four bytes and, to be longer, on the byte past the best.
+        if (stp_deflate_load32(in + at) == v && (best < 4 || (best < max && in[at + best] == in[k + best]))) {
+            size_t n = 4 + common(in + at + 4, in + k + 4, max - 4);
+            if (n > best) {
+                (best = n, *back = at);
+                if (n >= good_enough || n == max) break;
+            }
+        }
+        c = chain[at % stp_deflate_chain_size];
+    }
+    return best;
+}
+
+void stp_deflate_parse(const unsigned char *in, size_t from, size_t len, uint32_t *seen, int depth,
+                       stp_deflate_parse_result *p) {
     uint64_t *runs = p->runs;
     size_t n_runs = 0;
     uint32_t *lit_freq = p->lit_freq, *dist_freq = p->dist_freq;
@@ -129,26 +163,20 @@ void stp_deflate_parse(const unsigned char *in, size_t from, size_t len, uint32_
         // Copies from farther back among the literals before the run at `i`.
         size_t k = literal, misses = 0;
         while (seen && k + min_match <= end) {
-            uint32_t v = stp_deflate_load32(in + k), h = stp_deflate_hash4(v);
-            size_t c = seen[h];
-            seen[h] = (uint32_t)k + 1;
-            if (c && k + 1 - c <= window && stp_deflate_load32(in + c - 1) == v) {
-                size_t back = c - 1, max = len - k < 258 ? len - k : 258;
-                size_t n = 4 + common(in + back + 4, in + k + 4, max - 4);
-                if (n >= min_match) {
-                    count_literals(in, literal, k, lit4, &literals);
-                    unsigned extra, value, d = (unsigned)(k - back);
-                    runs[n_runs++] = (uint64_t)k << 24 | (uint64_t)d << 9 | n;
-                    lit_freq[257 + stp_deflate_len_code[n]]++;
-                    dist_freq[stp_deflate_dist_symbol(d, &extra, &value)]++;
-                    if (n >= entered_from && n <= entered_to)
-                        for (size_t j = k + 1; j < k + n && j + 4 <= len; j++)
-                            seen[stp_deflate_hash4(stp_deflate_load32(in + j))] = (uint32_t)j + 1;
-                    k += n;
-                    literal = k;
-                    misses = 0;
-                    continue;
-                }
+            size_t back, n = longest(in, k, len, seen, depth, &back);
+            stp_deflate_enter(seen, in, k);
+            if (n >= min_match) {
+                count_literals(in, literal, k, lit4, &literals);
+                unsigned extra, value, d = (unsigned)(k - back);
+                runs[n_runs++] = (uint64_t)k << 24 | (uint64_t)d << 9 | n;
+                lit_freq[257 + stp_deflate_len_code[n]]++;
+                dist_freq[stp_deflate_dist_symbol(d, &extra, &value)]++;
+                if (n >= entered_from && n <= entered_to)
+                    for (size_t j = k + 1; j < k + n && j + 4 <= len; j++) stp_deflate_enter(seen, in, j);
+                k += n;
+                literal = k;
+                misses = 0;
+                continue;
             }
             k += 1 + (misses++ >> 6);
         }
@@ -187,7 +215,7 @@ uint64_t *stp_deflate_kept_matches(size_t len) {
 uint32_t *stp_deflate_cleared_table(void) {
     static __thread void *kept_seen;
     static __thread size_t seen_cap;
-    uint32_t *seen = stp_scratch(&kept_seen, &seen_cap, sizeof *seen << stp_deflate_hash_bits, 0);
+    uint32_t *seen = stp_scratch(&kept_seen, &seen_cap, sizeof *seen * (((size_t)1 << stp_deflate_hash_bits) + stp_deflate_chain_size), 0);
     if (seen) memset(seen, 0, sizeof *seen << stp_deflate_hash_bits);
     return seen;
 }

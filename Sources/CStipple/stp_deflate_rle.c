@@ -1,14 +1,14 @@
-// A deflate encoder for filtered PNG rows: runs of a repeated byte become matches at
-// distance 1 (what zlib's Z_RLE strategy finds), every other byte a literal, coded with one
-// dynamic Huffman block built from the segment's own counts. No hash chains and no lazy
-// matching: the runs found sixteen bytes a step and the literals between them counted (past
-// the first 16 384, a sample of them), then the codes written, literals straight from the
-// input, four to a store. Where copies from farther back would pay, the segment is coded a
-// second time with them as well, and the smaller kept: textures and screenshots repeat at
-// distances a run never sees, where sketches gain nothing from it (on a sketch frame the
-// copies made it 14 % larger, on a textured photo 41 % smaller). Whether they pay is asked
-// of a sample of the segment (stp_deflate_sample.c), or not at all, or taken as given
-// (levels 2–3). The parse into runs, copies and literals is stp_deflate_parse.c's.
+// A deflate encoder for filtered PNG rows: runs of a repeated byte become matches at distance
+// 1 (what zlib's Z_RLE strategy finds), every other byte a literal, coded with one dynamic
+// Huffman block built from the segment's own counts. The runs are found sixteen bytes a step
+// and the literals between them counted (past the first 16 384, a sample of them), then the
+// codes written, literals straight from the input, four to a store. Where copies from farther
+// back would pay, the segment is coded a second time with them as well, and the smaller kept:
+// textures and screenshots repeat at distances a run never sees, where sketches gain nothing
+// from it (on a sketch frame the copies made it 14 % larger, on a textured photo 41 %
+// smaller). Whether they pay is asked of a sample of the segment (stp_deflate_sample.c), or
+// not at all, or taken as given (levels 2–3). The parse into runs, copies and literals is
+// stp_deflate_parse.c's.
 #include "stp_deflate_rle.h"
 #include "stp_deflate_parse.h"
 #include "stp_huffman.h"
@@ -65,12 +65,12 @@ size_t stp_deflate_rle_bound(size_t len) {
     return len * 14 / 8 + 1024;
 }
 
-static size_t encode(const unsigned char *in, size_t len, int last, unsigned char *out, int repeats) {
+static size_t encode(const unsigned char *in, size_t len, int last, unsigned char *out, int depth) {
     stp_deflate_parse_result parsed;
     if (!(parsed.runs = stp_deflate_kept_matches(len))) return 0;
     uint32_t *seen = NULL;
-    if (repeats && !(seen = stp_deflate_cleared_table())) return 0;
-    stp_deflate_parse(in, 0, len, seen, &parsed);
+    if (depth && !(seen = stp_deflate_cleared_table())) return 0;
+    stp_deflate_parse(in, 0, len, seen, depth, &parsed);
     const uint64_t *runs = parsed.runs;
     size_t n_runs = parsed.n_runs;
     const uint32_t *lit_freq = parsed.lit_freq, *dist_freq = parsed.dist_freq;
@@ -174,18 +174,18 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
     return w.pos;
 }
 
-size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned char *out, int repeats) {
+size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned char *out, int repeats, int depth) {
     stp_deflate_tables();
     size_t n = encode(in, len, last, out, 0);
     if (!repeats || !n) return n;
-    if (repeats == STP_REPEATS_SAMPLED && !stp_deflate_copies_pay(in, len)) return n;
+    if (repeats == STP_REPEATS_SAMPLED && !stp_deflate_copies_pay(in, len, depth)) return n;
     // Coded again with copies from farther back, into a buffer the thread keeps; the
     // smaller of the two is kept.
     static __thread void *kept_other;
     static __thread size_t other_cap;
     unsigned char *other = stp_scratch(&kept_other, &other_cap, stp_deflate_rle_bound(len), 0);
     if (!other) return n;
-    size_t m = encode(in, len, last, other, 1);
+    size_t m = encode(in, len, last, other, depth);
     if (m && m < n) { memcpy(out, other, m); return m; }
     return n;
 }

@@ -2,15 +2,15 @@
 #define STP_PNG_SEGMENT_H
 #include <stddef.h>
 
-// The fast PNG profile (levels 0-3) as independent segments: a run of rows, each filtered
-// by None, Sub, Up or Paeth (RGBA; grey rows None, Sub or Up: the smallest sum; a segment's
-// first row neither Up nor Paeth), compressed into raw
-// deflate (level 0: stored; 1-3: runs and literals, stp_deflate_rle, and copies from
-// farther back where smaller: at 2-3 always tried, at 1 where a sample of an RGBA segment
-// shows they pay) that ends on a byte boundary (a sync flush; the image's
-// last segment ends the stream), so that segments compressed on any thread, in any order,
-// concatenate into one zlib stream. Each segment is one IDAT chunk; the caller writes the
-// zlib header before them and the Adler-32 of the whole (combined from the segments') after.
+// The fast PNG profile (levels 0-3) as independent segments: a run of rows, each filtered by
+// None, Sub, Up or Paeth (RGBA; grey rows None, Sub or Up: the smallest sum; a segment's first
+// row neither Up nor Paeth), compressed into raw deflate (level 0: stored; 1-3: runs and
+// literals, stp_deflate_rle, and copies from farther back where smaller: at 2-3 always tried,
+// at 1 where a sample of an RGBA segment shows they pay; searched 8 places deep, 32 at level
+// 3) that ends on a byte boundary (a sync flush; the image's last segment ends the stream), so
+// that segments compressed on any thread, in any order, concatenate into one zlib stream. Each
+// segment is one IDAT chunk; the caller writes the zlib header before them and the Adler-32 of
+// the whole (combined from the segments') after.
 typedef struct {
     unsigned char *data;   // raw deflate bytes
     size_t len;
