@@ -171,10 +171,11 @@ void stp_png_filter_row(const unsigned char *in, const unsigned char *prev, unsi
     }
 }
 
-void stp_png_filter_image(const unsigned char *pixels, int width, int channels, int rows, unsigned char *out) {
+void stp_png_filter_image(const unsigned char *pixels, const unsigned char *above, int width, int channels, int rows,
+                          unsigned char *out) {
     size_t stride = (size_t)width * (size_t)channels;
     for (int y = 0; y < rows; y++) {
         const unsigned char *row = pixels + (size_t)y * stride;
-        stp_png_filter_row(row, y > 0 ? row - stride : NULL, out + (size_t)y * (stride + 1), stride, channels);
+        stp_png_filter_row(row, y > 0 ? row - stride : above, out + (size_t)y * (stride + 1), stride, channels);
     }
 }

@@ -79,8 +79,8 @@ static int deliver(stp_png_segment *out, unsigned char *data, size_t len, const 
     return 0;
 }
 
-int stp_png_segment_encode(const unsigned char *pixels, int width, int channels, int rows, int last, int level,
-                           stp_png_segment *out, char *err, size_t errlen) {
+int stp_png_segment_encode(const unsigned char *pixels, const unsigned char *above, int width, int channels, int rows,
+                           int last, int level, stp_png_segment *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     if (width <= 0 || rows <= 0 || (channels != 1 && channels != 4)) {
         stp_say(err, errlen, "cannot encode an empty segment");
@@ -93,7 +93,7 @@ int stp_png_segment_encode(const unsigned char *pixels, int width, int channels,
     static __thread size_t kept_cap;
     unsigned char *raw = stp_scratch(&kept, &kept_cap, raw_len, (size_t)1 << 18);
     if (!raw) { stp_say(err, errlen, "out of memory"); return -1; }
-    stp_png_filter_image(pixels, width, channels, rows, raw);
+    stp_png_filter_image(pixels, above, width, channels, rows, raw);
 
     level = level < 0 ? 0 : level > 3 ? 3 : level;
     if (level > 0) {

@@ -121,7 +121,7 @@ extension BenchSuite {
         }
         var filtered = [UInt8](repeating: 0, count: (image.width * 4 + 1) * image.height)
         image.pixels.withUnsafeBufferPointer { px in
-            filtered.withUnsafeMutableBufferPointer { stp_png_filter_image(px.baseAddress, Int32(image.width), 4, Int32(image.height), $0.baseAddress) }
+            filtered.withUnsafeMutableBufferPointer { stp_png_filter_image(px.baseAddress, nil, Int32(image.width), 4, Int32(image.height), $0.baseAddress) }
         }
         for level: Int32 in [1, 6, 12] {
             var r = try row("libdeflate level \(level), Stipple's filtered rows, one thread") {

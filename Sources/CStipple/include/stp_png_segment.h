@@ -3,14 +3,15 @@
 #include <stddef.h>
 
 // The fast PNG profile (levels 0-3) as independent segments: a run of rows, each filtered by
-// None, Sub, Up or Paeth (RGBA; grey rows None, Sub or Up: the smallest sum; a segment's first
-// row neither Up nor Paeth), compressed into raw deflate (level 0: stored; 1-3: runs and
-// literals, stp_deflate_rle, and copies from farther back where smaller: at 2-3 always tried,
-// at 1 where a sample of an RGBA segment shows they pay; searched 8 places deep, 32 at level
-// 3) that ends on a byte boundary (a sync flush; the image's last segment ends the stream), so
-// that segments compressed on any thread, in any order, concatenate into one zlib stream. Each
-// segment is one IDAT chunk; the caller writes the zlib header before them and the Adler-32 of
-// the whole (combined from the segments') after.
+// None, Sub, Up or Paeth (RGBA; grey rows None, Sub or Up: the smallest sum; the image's first
+// row neither Up nor Paeth; a segment's first row reads the row above it), compressed into raw
+// deflate (level 0: stored; 1-3: runs and literals, stp_deflate_rle, and copies from farther
+// back where smaller: at 2-3 always tried, at 1 where a sample of an RGBA segment shows they
+// pay; searched 8 places deep, 32 at level 3) that ends on a byte boundary (a sync flush; the
+// image's last segment ends the stream), so that segments compressed on any thread, in any
+// order, concatenate into one zlib stream. Each segment is one IDAT chunk; the caller writes
+// the zlib header before them and the Adler-32 of the whole (combined from the segments')
+// after.
 typedef struct {
     unsigned char *data;   // raw deflate bytes
     size_t len;
@@ -25,9 +26,11 @@ typedef struct {
 int stp_png_segment_rows(int width, int channels);
 
 // Filters and compresses `rows` rows of `pixels` (width * channels bytes each, back to
-// back). `last`: the image's last segment. 0 on success, -1 with one line in err.
-int stp_png_segment_encode(const unsigned char *pixels, int width, int channels, int rows, int last, int level,
-                           stp_png_segment *out, char *err, size_t errlen);
+// back); `above` is the image's row above them (NULL for the image's first segment), which
+// the first row's Up and Paeth read. `last`: the image's last segment. 0 on success, -1 with
+// one line in err.
+int stp_png_segment_encode(const unsigned char *pixels, const unsigned char *above, int width, int channels, int rows,
+                           int last, int level, stp_png_segment *out, char *err, size_t errlen);
 
 void stp_png_segment_free(stp_png_segment *segment);
 
@@ -39,8 +42,9 @@ unsigned long stp_adler32_combine(unsigned long a, unsigned long b, size_t len_b
 unsigned long stp_crc32(unsigned long crc, const unsigned char *data, size_t len);
 
 // `rows` rows of pixels filtered as one segment filters them (each row's filter type byte,
-// then its bytes; the first row alone), into `out`, (width × channels + 1) × rows bytes: what
-// the coder is given, for comparing coders on the same bytes.
-void stp_png_filter_image(const unsigned char *pixels, int width, int channels, int rows, unsigned char *out);
+// then its bytes; `above` the row above the first, or NULL), into `out`, (width × channels +
+// 1) × rows bytes: what the coder is given, for comparing coders on the same bytes.
+void stp_png_filter_image(const unsigned char *pixels, const unsigned char *above, int width, int channels, int rows,
+                          unsigned char *out);
 
 #endif

@@ -46,11 +46,14 @@ enum PNGSegments {
 
     /// Encodes `rows` rows of `pixels` (`width` × `channels` bytes each) as segments on every
     /// core, or with `onEveryCore` false on the calling thread alone (for a caller that runs
-    /// several encoders at once). All but the last segment are full unless `endsImage` is
+    /// several encoders at once). `above` is the image's row above them (nil for its first
+    /// rows): a segment's first row is filtered against the row above it, wherever the
+    /// segment's rows came from. All but the last segment are full unless `endsImage` is
     /// false, where every one must be. The part's bytes begin with `prefix` and have room for
     /// `room` more after them (a whole image's bytes are made in one array, copied once).
-    static func encode(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, channels: Int, rows: Int, endsImage: Bool,
-                       level: Int32, onEveryCore: Bool = true, prefix: [UInt8] = [], room: Int = 0) throws -> Part {
+    static func encode(_ pixels: UnsafeBufferPointer<UInt8>, above: UnsafePointer<UInt8>? = nil, width: Int, channels: Int,
+                       rows: Int, endsImage: Bool, level: Int32, onEveryCore: Bool = true, prefix: [UInt8] = [],
+                       room: Int = 0) throws -> Part {
         let per = self.rows(width: width, channels: channels)
         let count = (rows + per - 1) / per
         precondition(endsImage || rows % per == 0, "a band that does not end the image holds whole segments")
@@ -65,10 +68,11 @@ enum PNGSegments {
             failures.deallocate()
         }
         let base = UnsafeSendableBox(pixels.baseAddress!), out = UnsafeSendableBox(results.baseAddress!)
-        let errs = UnsafeSendableBox(failures.baseAddress!)
+        let errs = UnsafeSendableBox(failures.baseAddress!), given = above.map { UnsafeSendableBox($0) }
         let segment: @Sendable (Int) -> Void = { i in
             let first = i * per, n = min(per, rows - first)
-            _ = stp_png_segment_encode(base.value + first * stride, Int32(width), Int32(channels), Int32(n),
+            let rowAbove = i == 0 ? given?.value : UnsafePointer(base.value + (first - 1) * stride)
+            _ = stp_png_segment_encode(base.value + first * stride, rowAbove, Int32(width), Int32(channels), Int32(n),
                                        endsImage && i == count - 1 ? 1 : 0, level, out.value + i, errs.value + i * 256, 256)
         }
         if onEveryCore {

@@ -13,9 +13,10 @@ package final class PNGBandWriter {
     private let output: StreamedOutput
     /// Levels 4…9: libpng's stream.
     private var stream: OpaquePointer?
-    /// Levels 0…3: segments encoded on every core (`PNGSegments`), rows kept until a segment is whole.
+    /// Levels 0…3: segments encoded on every core (`PNGSegments`), rows kept until a segment is
+    /// whole, and the last row encoded (the next segment's first row is filtered against it).
     private let level: Int32
-    private var segmented: (pending: [UInt8], adler: UInt, open: Bool)?
+    private var segmented: (pending: [UInt8], above: [UInt8], adler: UInt, open: Bool)?
     package let width: Int
     package let height: Int
     package private(set) var rowsWritten = 0
@@ -31,7 +32,7 @@ package final class PNGBandWriter {
         self.height = height
         level = compression
         if compression <= 3 {
-            segmented = ([], 1, true)
+            segmented = ([], [], 1, true)
             do {
                 try FileDescriptor.writeAll(output.descriptor, PNGSegments.start(width: width, height: height, channels: 4), name: path)
             } catch {
@@ -83,12 +84,16 @@ package final class PNGBandWriter {
         let ready = ends ? state.pending.count / rowBytes : (state.pending.count / rowBytes / per) * per
         if ready > 0 {
             do {
-                let part = try state.pending.withUnsafeBufferPointer {
-                    try PNGSegments.encode($0, width: width, channels: 4, rows: ready, endsImage: ends, level: level)
+                let part = try state.pending.withUnsafeBufferPointer { rows in
+                    try state.above.withUnsafeBufferPointer { above in
+                        try PNGSegments.encode(rows, above: above.isEmpty ? nil : above.baseAddress, width: width, channels: 4, rows: ready,
+                                               endsImage: ends, level: level)
+                    }
                 }
                 try FileDescriptor.writeAll(output.descriptor, part.bytes, name: output.name)
                 // From the empty stream's 1, combining gives the first part's own.
                 state.adler = stp_adler32_combine(state.adler, part.adler, part.rawLength)
+                state.above = Array(state.pending[(ready - 1) * rowBytes..<ready * rowBytes])
                 state.pending.removeFirst(ready * rowBytes)
             } catch {
                 abandon()
