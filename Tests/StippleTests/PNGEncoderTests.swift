@@ -210,12 +210,9 @@ final class PNGEncoderTests: XCTestCase {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    /// A cellular automaton (rule 110 from a random row, a row a generation, as ffmpeg's
-    /// `cellauto` draws): its repeats are short and near one another, where libpng level 1
-    /// finds the next repeat starting inside the one before. The default is no larger.
-    func testTheDefaultIsNoLargerThanLibpngLevel1OnACellularAutomaton() throws {
-        let (w, h) = (320, 518)
-        var rng = SplitMix64(seed: 1)
+    /// Rule 110 from a random row, a generation a row, black and white (ffmpeg's `cellauto`).
+    static func cellularAutomaton(width w: Int, height h: Int, seed: UInt64) -> Image {
+        var rng = SplitMix64(seed: seed)
         var cells = (0..<w).map { _ in rng.next() % 2 == 1 }
         var pixels = [UInt8](repeating: 255, count: w * h * 4)
         for y in 0..<h {
@@ -225,7 +222,14 @@ final class PNGEncoderTests: XCTestCase {
                 return (110 >> around) & 1 == 1
             }
         }
-        let image = Image(width: w, height: h, pixels: pixels)
+        return Image(width: w, height: h, pixels: pixels)
+    }
+
+    /// A cellular automaton (rule 110 from a random row, a row a generation, as ffmpeg's
+    /// `cellauto` draws): its repeats are short and near one another, where libpng level 1
+    /// finds the next repeat starting inside the one before. The default is no larger.
+    func testTheDefaultIsNoLargerThanLibpngLevel1OnACellularAutomaton() throws {
+        let image = Self.cellularAutomaton(width: 320, height: 518, seed: 1), pixels = image.pixels
         let png = try PNGFile.encode(image)
         XCTAssertEqual(try PNGFile.decode(png).image.pixels, pixels)
         let libpng = try PNGFile.encodeWithLibpng(image, level: 1, fast: false).count
@@ -236,18 +240,7 @@ final class PNGEncoderTests: XCTestCase {
     /// of their first four bytes, where a search one place deep stops. Searched 8 places deep
     /// (levels 1 and 2) and 32 (level 3), the copies code it well below libpng level 1's size.
     func testDeeperSearchesFindTheLongerRepeatsOfACellularAutomaton() throws {
-        let (w, h) = (640, 400)
-        var rng = SplitMix64(seed: 5)
-        var cells = (0..<w).map { _ in rng.next() % 2 == 1 }
-        var pixels = [UInt8](repeating: 255, count: w * h * 4)
-        for y in 0..<h {
-            for x in 0..<w where !cells[x] { for c in 0..<3 { pixels[(y * w + x) * 4 + c] = 0 } }
-            cells = (0..<w).map { x in
-                let around = (cells[(x + w - 1) % w] ? 4 : 0) | (cells[x] ? 2 : 0) | (cells[(x + 1) % w] ? 1 : 0)
-                return (110 >> around) & 1 == 1
-            }
-        }
-        let image = Image(width: w, height: h, pixels: pixels)
+        let image = Self.cellularAutomaton(width: 640, height: 400, seed: 5), pixels = image.pixels
         let libpng = try PNGFile.encodeWithLibpng(image, level: 1, fast: false).count
         var sizes: [Int] = []
         for level: Int32 in [1, 2, 3] {
