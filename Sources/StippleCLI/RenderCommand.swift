@@ -94,7 +94,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How stamps reach GL across frames: resident (ages computed in the shader, only new stamps uploaded) or reupload (every live stamp each frame, for comparison).", visibility: .hidden))
     var upload: UploadStrategy = .resident
 
-    @Option(parsing: .unconditional, help: "PNG compression: 0-3 fast (Stipple's encoder on every core: per-row None/Sub/Up/Paeth, run-length Huffman; 0 stores; default 1, which also finds repeats farther back where a sample of the image shows they pay, as in textures and screenshots; 2-3 always look for them, 3 deeper, at 1.3-10 times the time), 4-9 smaller and slower (libpng's adaptive filters, deflate at that level).")
+    @Option(parsing: .unconditional, help: "PNG compression: 0-3 fast (Stipple's encoder on every core: per-row None/Sub/Up/Paeth, run-length Huffman; 0 stores; default 1, which also finds repeats farther back where a sample of the image shows they pay, as in textures and screenshots; 2-3 always look for them, 3 deeper, at 1.3-14 times the time), 4-9 smaller and slower (libpng's adaptive filters, deflate at that level).")
     var compression: Int = Int(PNGFile.defaultCompression)
 
     @OptionGroup(title: "Views and pyramids")
