@@ -1,6 +1,7 @@
-/// Seconds a bake spent in each step on its main thread. The renderer draws frame n + 1
-/// while frame n is read, composited and written, so `waitingForRenderer` is the part of
-/// drawing that the other steps did not hide.
+/// Seconds a bake spent in each step on its main thread. The renderer draws frame n + 1,
+/// and a thread of its own reads it, while frame n is composited and written, so `read` and
+/// `waitingForRenderer` are the parts of reading and drawing that the other steps did not
+/// hide.
 package struct BakeTimings: Sendable, Equatable {
     package var frames = 0
     package var read = 0.0

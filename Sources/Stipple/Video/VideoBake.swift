@@ -9,9 +9,9 @@ import Foundation
 /// whose stamps age changes everywhere every frame: only the boxes it covers are read back,
 /// and blended as they are (`PlaneCompositor`).
 ///
-/// Frames stream: one frame is read, composited and written while the renderer draws the
-/// next sketches on its own thread (`sketchesAhead`), so memory stays a few frames however
-/// long the video.
+/// Frames stream: one frame is composited and written while the next is read on a thread of
+/// its own (`FrameReadAhead`) and the renderer draws the next sketches on its own
+/// (`sketchesAhead`), so memory stays a few frames however long the video.
 ///
 /// Not `Sendable`: its settings and timings are unlocked state, so a bake stays with the
 /// task that made it (the compiler holds every use to that).
@@ -194,6 +194,8 @@ public final class VideoBake {
         }
         var frame = Y4MFrame(header: reader.header)
         var n = first
+        // Frame n + 1 is read on a thread of its own while frame n is composited and written.
+        let input = FrameReadAhead(reader: reader, limit: last == Int.max ? Int.max : last - first + 1)
         timings = BakeTimings()
         // The sketches drawn ahead, oldest first: the renderer draws the next one while this
         // thread composites, writes and reads (its work between two frames is more than one
@@ -209,7 +211,7 @@ public final class VideoBake {
             clock = t
         }
         do {
-            while n <= last, try reader.read(into: &frame) {
+            while n <= last, try input.next(into: &frame) {
                 lap(\.read)
                 let sketched = try await sketches.removeFirst().value
                 lap(\.waitingForRenderer)
@@ -250,11 +252,13 @@ public final class VideoBake {
         } catch {
             // The next sketches may be drawing: let them finish before the error ends the process
             // (exiting while the render thread is inside the driver can crash in its teardown).
+            input.cancel()
             await finishAhead()
             if let kept { await renderer.endKept(kept) }
             await modes?.finish()
             throw error
         }
+        input.finish()
         await finishAhead()
         if let kept { await renderer.endKept(kept) }
         await modes?.finish()
