@@ -120,6 +120,10 @@ public final class VideoBake {
     /// `frames` bakes only those frames of the video: the reader's next frame is frame
     /// `readerAt` (a y4m reader is moved on to the first by `Y4MReader.skip`), and the first
     /// frame's state is built directly from the script and events, as the whole bake has it.
+    ///
+    /// The reader is read on a thread of its own, one frame ahead, and never past the last
+    /// frame baked: once `run` returns it stands just after that frame. After `run` throws,
+    /// that thread may still finish the read it was in: leave the reader alone.
     public func run(reader: Y4MReader, writer: Y4MWriter, frames: ClosedRange<Int>? = nil, readerAt: Int = 0,
                     progress: (Int) -> Void = { _ in }) async throws -> Int {
         try await run(reader: reader, writer: writer, extraLayers: nil, frames: frames, readerAt: readerAt,
