@@ -88,7 +88,8 @@ final class FrameReadAheadTests: XCTestCase {
         var frame = Y4MFrame(header: header)
         XCTAssertTrue(try input.next(into: &frame))
         XCTAssertEqual(frame.bytes, written[0].bytes)
-        // The read thread now waits inside read(2) for frame 1.
+        // The read thread waits inside read(2) for frame 1.
+        input.waitUntilReading()
         let start = Date()
         input.cancel()
         XCTAssertLessThan(Date().timeIntervalSince(start), 5, "cancel returned without the pipe")
@@ -96,6 +97,6 @@ final class FrameReadAheadTests: XCTestCase {
         pipe.fileHandleForWriting.write(Data(bytes.suffix(frameSize)))
         try pipe.fileHandleForWriting.close()
         input.finish()
-        XCTAssertEqual(reader.framesRead, 2, "one frame more at most")
+        XCTAssertEqual(reader.framesRead, 2, "the read it was in, and no more")
     }
 }

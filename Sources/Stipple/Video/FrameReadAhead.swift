@@ -23,6 +23,8 @@ final class FrameReadAhead: @unchecked Sendable {
     /// The bake stopped early: the thread ends after the read it is in.
     private var cancelled = false
     private var exited = false
+    /// The thread is inside the reader, reading a frame.
+    private var reading = false
 
     /// Starts reading `reader`'s next frames, at most `limit`.
     init(reader: Y4MReader, limit: Int) {
@@ -44,10 +46,13 @@ final class FrameReadAhead: @unchecked Sendable {
             if cancelled || remaining == 0 { break }
             remaining -= 1
             var frame = spare.removeLast()
+            reading = true
+            condition.broadcast()
             condition.unlock()
             var read = false, error: InputError?
             do throws(InputError) { read = try reader.read(into: &frame) } catch let e { error = e }
             condition.lock()
+            reading = false
             if read { ready.append(frame) } else { (failure, ended) = (error, true) }
             condition.broadcast()
             if ended { break }
@@ -73,6 +78,13 @@ final class FrameReadAhead: @unchecked Sendable {
         spare.append(ready.removeFirst())
         condition.broadcast()
         return true
+    }
+
+    /// Waits until the thread is inside the reader, reading a frame (tests stop it there).
+    func waitUntilReading() {
+        condition.lock()
+        while !reading && !exited { condition.wait() }
+        condition.unlock()
     }
 
     /// Waits for the thread to end: every frame of `limit` was taken, or the stream ended.
