@@ -17,11 +17,11 @@ final class FrameReadAhead: @unchecked Sendable {
     private var ready: [Y4MFrame] = [], spare: [Y4MFrame]
     /// Frames the thread may still read.
     private var remaining: Int
-    /// The stream ended (or `remaining` reached 0), or failed with `failure`.
-    private var ended = false
+    /// The stream failed: the thread's last read threw this.
     private var failure: InputError?
     /// The bake stopped early: the thread ends after the read it is in.
     private var cancelled = false
+    /// The thread ended: the stream ended or failed, `remaining` reached 0, or it was cancelled.
     private var exited = false
     /// The thread is inside the reader, reading a frame.
     private var reading = false
@@ -53,11 +53,13 @@ final class FrameReadAhead: @unchecked Sendable {
             do throws(InputError) { read = try reader.read(into: &frame) } catch let e { error = e }
             condition.lock()
             reading = false
-            if read { ready.append(frame) } else { (failure, ended) = (error, true) }
+            guard read else {
+                failure = error
+                break
+            }
+            ready.append(frame)
             condition.broadcast()
-            if ended { break }
         }
-        ended = true
         exited = true
         condition.broadcast()
         condition.unlock()
@@ -69,7 +71,7 @@ final class FrameReadAhead: @unchecked Sendable {
     func next(into frame: inout Y4MFrame) throws(InputError) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while ready.isEmpty && !ended { condition.wait() }
+        while ready.isEmpty && !exited { condition.wait() }
         guard !ready.isEmpty else {
             if let failure { throw failure }
             return false

@@ -202,8 +202,8 @@ public final class VideoBake {
         let input = FrameReadAhead(reader: reader, limit: last == Int.max ? Int.max : last - first + 1)
         timings = BakeTimings()
         // The sketches drawn ahead, oldest first: the renderer draws the next one while this
-        // thread composites, writes and reads (its work between two frames is more than one
-        // sketch's wait on the driver).
+        // thread composites and writes (its work between two frames is more than one sketch's
+        // wait on the driver).
         let depth = max(1, sketchesAhead)
         var sketches = [sketch(first, after: nil)]
         for k in 1..<depth where first <= last - k { sketches.append(sketch(first + k, after: sketches.last)) }
