@@ -39,14 +39,25 @@ final class PixelLayerCompositor: @unchecked Sendable {
         }
         let rgb = YCbCrToRGB(c)
         let (offsets, scratch, avx2) = ((frame.yOffset, frame.cbOffset, frame.crOffset), scratch, usesAVX2)
-        frame.bytes.withUnsafeMutableBufferPointer { planesBuffer in
-            let planes = Planes(base: planesBuffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let rowsAt = RowsAt(planes: planes.base, scratch: scratch[band], header: h, offsets: offsets, rgb: rgb,
-                                    conversion: c, avx2: avx2)
-                for g in (groups * band / bands)..<(groups * (band + 1) / bands) {
-                    let y = top + g * rows
-                    rowsAt.draw(layers, rows: y..<min(y + rows, h.height))
+        // Each layer's arrays as pointers, taken once a frame: the bands read them row by row
+        // without taking and giving back the arrays' counts (which the two bands would do
+        // together, on the same counts, for every layer of every row). `layers` holds the
+        // arrays, unchanged, until the bands are done.
+        let refs = layers.map { layer in
+            layer.planes.withUnsafeBufferPointer { planes in
+                layer.spans.withUnsafeBufferPointer { spans in LayerRows(layer, planes.baseAddress, spans.baseAddress) }
+            }
+        }
+        withExtendedLifetime(layers) {
+            frame.bytes.withUnsafeMutableBufferPointer { planesBuffer in
+                let shared = Shared(planes: planesBuffer.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let rowsAt = RowsAt(planes: shared.planes, scratch: scratch[band], header: h, offsets: offsets, rgb: rgb,
+                                        conversion: c, avx2: avx2)
+                    for g in (groups * band / bands)..<(groups * (band + 1) / bands) {
+                        let y = top + g * rows
+                        rowsAt.draw(refs, rows: y..<min(y + rows, h.height))
+                    }
                 }
             }
         }
@@ -54,7 +65,29 @@ final class PixelLayerCompositor: @unchecked Sendable {
 
     /// The frame's planes, written by several bands at once, each in its own rows.
     // Unchecked: a pointer the bands share, each writing only its own rows.
-    private struct Planes: @unchecked Sendable { let base: UnsafeMutablePointer<UInt8> }
+    private struct Shared: @unchecked Sendable { let planes: UnsafeMutablePointer<UInt8> }
+
+    /// A layer as the bands read it: its box, op and opacity, and where its planes and spans
+    /// are (in the layer's arrays, which outlive the frame's composition).
+    // Unchecked: pointers into arrays that no one changes while the bands read them.
+    private struct LayerRows: @unchecked Sendable {
+        let box: PixelBox, op: PixelLayer.Op
+        /// k / 255: a sample of L times this is its share of the layer's opacity.
+        let k: Float
+        /// A row of a plane, and a plane.
+        let stride: Int, plane: Int
+        let planes: UnsafePointer<UInt8>?, spans: UnsafePointer<Int32>?
+
+        init(_ layer: PixelLayer, _ planes: UnsafePointer<UInt8>?, _ spans: UnsafePointer<Int32>?) {
+            (box, op, k) = (layer.box, layer.op, layer.opacity / 255)
+            stride = layer.box.width + 2 * PixelLayer.pad
+            plane = layer.box.height * stride
+            (self.planes, self.spans) = (planes, spans)
+        }
+
+        /// Whether the layer has rows among `rows`.
+        func meets(_ rows: Range<Int>) -> Bool { box.y0 < rows.upperBound && box.y1 > rows.lowerBound }
+    }
 
     /// One band's two working rows, each `stride` pixels (the frame's width rounded up to
     /// eight): each pixel's colour as drawn so far (premultiplied, 0…1, a plane a channel),
@@ -174,19 +207,17 @@ final class PixelLayerCompositor: @unchecked Sendable {
             I8(truncatingIfNeeded: (w &>> shift) & 0xFF)
         }
 
-        func draw(_ layers: [PixelLayer], rows: Range<Int>) {
+        func draw(_ layers: [LayerRows], rows: Range<Int>) {
             // The groups any layer reaches in these rows.
             var (lo, hi) = (Int.max, -1)
-            for n in layers.indices where layers[n].box.y0 < rows.upperBound && layers[n].box.y1 > rows.lowerBound {
-                let box = layers[n].box
-                layers[n].spans.withUnsafeBufferPointer { spans in
-                    for y in max(rows.lowerBound, box.y0)..<min(rows.upperBound, box.y1) {
-                        let r = box.y1 - 1 - y
-                        let (a, b) = (box.x0 + Int(spans[2 * r]), box.x0 + Int(spans[2 * r + 1]))
-                        guard a < b else { continue }
-                        for group in (a >> 3)...((b - 1) >> 3) { s.groups[group] = 1 }
-                        (lo, hi) = (min(lo, a >> 3), max(hi, (b - 1) >> 3))
-                    }
+            for layer in layers where layer.meets(rows) {
+                let (box, spans) = (layer.box, layer.spans!)
+                for y in max(rows.lowerBound, box.y0)..<min(rows.upperBound, box.y1) {
+                    let r = box.y1 - 1 - y
+                    let (a, b) = (box.x0 + Int(spans[2 * r]), box.x0 + Int(spans[2 * r + 1]))
+                    guard a < b else { continue }
+                    for group in (a >> 3)...((b - 1) >> 3) { s.groups[group] = 1 }
+                    (lo, hi) = (min(lo, a >> 3), max(hi, (b - 1) >> 3))
                 }
             }
             guard lo <= hi else { return }
@@ -213,34 +244,29 @@ final class PixelLayerCompositor: @unchecked Sendable {
                 }
             }
             // Each layer along its spans.
-            for n in layers.indices where layers[n].box.y0 < rows.upperBound && layers[n].box.y1 > rows.lowerBound {
-                let (box, op, k) = (layers[n].box, layers[n].op, layers[n].opacity / 255)
-                let stride = box.width + 2 * PixelLayer.pad
-                layers[n].planes.withUnsafeBufferPointer { planes in
-                    layers[n].spans.withUnsafeBufferPointer { spans in
-                        for y in max(rows.lowerBound, box.y0)..<min(rows.upperBound, box.y1) {
-                            let r = box.y1 - 1 - y
-                            let (a, b) = (box.x0 + Int(spans[2 * r]), box.x0 + Int(spans[2 * r + 1]))
-                            guard a < b else { continue }
-                            // L's planes of this row, indexed by canvas column (zeros around the box).
-                            let l = planes.baseAddress! + (r * stride + PixelLayer.pad - box.x0)
-                            let plane = box.height * stride
-                            let row = (y - rows.lowerBound) * self.s.stride
-                            // The row the layer reaches `rowsAhead` rows further down, asked of the
-                            // memory while this one is drawn (0: none).
-                            let ahead = r >= PixelLayerCompositor.rowsAhead ? -PixelLayerCompositor.rowsAhead * stride : 0
-                            // The op a constant in each call: the loop is compiled for each.
-                            switch op {
-                            case .over: span(.over, a..<b, row, l, plane, ahead, k)
-                            case .erase: span(.erase, a..<b, row, l, plane, ahead, k)
-                            case .multiply: span(.multiply, a..<b, row, l, plane, ahead, k)
-                            case .screen: span(.screen, a..<b, row, l, plane, ahead, k)
-                            case .lighten: span(.lighten, a..<b, row, l, plane, ahead, k)
-                            case .darken: span(.darken, a..<b, row, l, plane, ahead, k)
-                            case .saturate: span(.saturate, a..<b, row, l, plane, ahead, k)
-                            case .desaturate: span(.desaturate, a..<b, row, l, plane, ahead, k)
-                            }
-                        }
+            for layer in layers where layer.meets(rows) {
+                let (box, op, k, stride, plane) = (layer.box, layer.op, layer.k, layer.stride, layer.plane)
+                let (planes, spans) = (layer.planes!, layer.spans!)
+                for y in max(rows.lowerBound, box.y0)..<min(rows.upperBound, box.y1) {
+                    let r = box.y1 - 1 - y
+                    let (a, b) = (box.x0 + Int(spans[2 * r]), box.x0 + Int(spans[2 * r + 1]))
+                    guard a < b else { continue }
+                    // L's planes of this row, indexed by canvas column (zeros around the box).
+                    let l = planes + (r * stride + PixelLayer.pad - box.x0)
+                    let row = (y - rows.lowerBound) * self.s.stride
+                    // The row the layer reaches `rowsAhead` rows further down, asked of the
+                    // memory while this one is drawn (0: none).
+                    let ahead = r >= PixelLayerCompositor.rowsAhead ? -PixelLayerCompositor.rowsAhead * stride : 0
+                    // The op a constant in each call: the loop is compiled for each.
+                    switch op {
+                    case .over: span(.over, a..<b, row, l, plane, ahead, k)
+                    case .erase: span(.erase, a..<b, row, l, plane, ahead, k)
+                    case .multiply: span(.multiply, a..<b, row, l, plane, ahead, k)
+                    case .screen: span(.screen, a..<b, row, l, plane, ahead, k)
+                    case .lighten: span(.lighten, a..<b, row, l, plane, ahead, k)
+                    case .darken: span(.darken, a..<b, row, l, plane, ahead, k)
+                    case .saturate: span(.saturate, a..<b, row, l, plane, ahead, k)
+                    case .desaturate: span(.desaturate, a..<b, row, l, plane, ahead, k)
                     }
                 }
             }
