@@ -43,9 +43,12 @@ package final class InkAtlas: @unchecked Sendable {
         o.radius = options.radius.map { $0 * Double(supersample) }
         self.options = o
         cellWidth = width * supersample; cellHeight = height * supersample
-        // Room for a default Quick, Draw! stroke (8 of 256) or the given radius, and anti-aliasing.
+        // Room for a default Quick, Draw! stroke (8 of 256) or the given radius, anti-aliasing,
+        // and the smoothed curve's bulge past its samples' box (a drawing fitted to its frame
+        // touches the cell's edges): 2 pixels in 256 kept every one of 10 000 Quick,
+        // Draw!-shaped drawings on its page, where without it 72 were drawn alone.
         let reach = o.radius ?? 8 * Double(max(cellWidth, cellHeight)) / 256 * 2
-        pad = Int(reach.rounded(.up)) + 2
+        pad = Int(reach.rounded(.up)) + 2 + max(cellWidth, cellHeight) / 128
         pageSide = max(cellWidth + 2 * pad, cellHeight + 2 * pad, min(maxSide, 4096))
         columns = max(1, pageSide / (cellWidth + 2 * pad))
         rows = max(1, pageSide / (cellHeight + 2 * pad))
@@ -227,9 +230,10 @@ package final class InkAtlas: @unchecked Sendable {
             guard var moved = stamps(items[i].drawing)?.stamps, moved.count <= share,
                   !moved.contains(where: { outside($0.x, $0.y, $0.radius) }) else { return ([], [], false) }
             // White, so that a one-channel page's red is the stamps' alpha (colour is not kept);
-            // moved in place (the array is this closure's alone).
+            // moved in place (the array is this closure's alone), each centre first put where
+            // the renderer places it on its own canvas (`placed`): then the move is exact.
             for k in moved.indices {
-                moved[k].x += Float(o.x); moved[k].y += Float(o.y)
+                moved[k].x = InkAtlas.placed(moved[k].x) + Float(o.x); moved[k].y = InkAtlas.placed(moved[k].y) + Float(o.y)
                 moved[k].red = 1; moved[k].green = 1; moved[k].blue = 1
             }
             return (moved, [], true)
@@ -242,6 +246,17 @@ package final class InkAtlas: @unchecked Sendable {
         for l in laid { chords += l.lines }
         let alone = laid.indices.filter { !laid[$0].fits }
         return Page(items: items, stamps: all, lines: chords, alone: alone, seconds: Date().timeIntervalSince(t0))
+    }
+
+    /// A stamp's coordinate on the grid the renderer places it on (GLSL/sketch.vert: 1/512
+    /// of a pixel, the same float operations; stamps on a page never age, so a centre is its
+    /// stored place). Moved by a cell's whole-pixel offset, a coordinate already on that grid
+    /// stays exact (a float holds a 1/512 step up to 2¹⁴), and the stamp lands on the pixels
+    /// it has on a canvas of its own. Moved as drawn, the sum would round to the float's step
+    /// at the page's size (1/4096 of a pixel at 4096), which can move a stamp by a step of the
+    /// grid and, at a hard brush's edge, a pixel from no ink to full.
+    @inline(__always) static func placed(_ v: Float) -> Float {
+        abs(v) < 16384 ? (v * 512 + 0.5).rounded(.down) / 512 : v
     }
 
     /// Averages a drawn page's cells down and delivers them, on every core. Returns the

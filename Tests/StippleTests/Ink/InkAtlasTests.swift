@@ -7,29 +7,34 @@ final class InkAtlasTests: XCTestCase {
 
     /// A cell's pixels depend on its drawing alone: a full page gives every drawing exactly
     /// the pixels it gets on a page of its own (same cell), so neighbours never bleed in and
-    /// a shard draws what the whole run draws. Against the drawing on its own canvas of one
-    /// cell, the only difference is float rounding of the cell's offset: at most 1 level.
+    /// a shard draws what the whole run draws; and they are the pixels of the drawing on its
+    /// own canvas of one cell, to the byte, with the soft brush and with the hard one (whose
+    /// edge turns a pixel from no ink to full when a stamp moves by a step of the placement
+    /// grid), on pages larger than a float's exact range for the stamps' coordinates.
     func testACellRendersAsTheDrawingAlone() async throws {
         let renderer = try InkAtlasTests.renderer.get()
         let drawings = try InkFiles.realDrawings("quickdraw/simplified_snowflake.ndjson")
-        var options = InkOptions()
-        options.brush = .softRound
-        options.radius = 6  // wide strokes: right up to the pad between cells
-        let atlas = InkAtlas(width: 48, height: 40, supersample: 1, options: options, maxSide: 512)
-        XCTAssertGreaterThan(atlas.cellsPerPage, 4)
-        let items = drawings.enumerated().map { (index: $0.offset * 3 + 1, drawing: $0.element) }
-        let got = Locked<[Int: [UInt8]]>([:])
-        try await atlas.render(items, on: renderer) { index, coverage in got.update { $0[index] = coverage } }
-        XCTAssertEqual(got.value.count, drawings.count)
-        for item in items {
-            let single = Locked<[UInt8]>([])
-            try await atlas.render([item], on: renderer) { _, coverage in single.update { $0 = coverage } }
-            let cell = got.value[item.index]!
-            XCTAssertGreaterThan(cell.max()!, 0)
-            XCTAssertEqual(cell, single.value, "drawing at \(item.index)")
-            let alone = try await atlas.renderAlone(item.drawing, on: renderer)
-            let worst = zip(cell, alone).map { abs(Int($0) - Int($1)) }.max()!
-            XCTAssertLessThanOrEqual(worst, 1, "drawing at \(item.index)")
+        for brush in [Brush.Builtin.softRound, .hardRound] {
+            var options = InkOptions()
+            options.brush = brush
+            options.radius = 6  // wide strokes: right up to the pad between cells
+            let atlas = InkAtlas(width: 48, height: 40, supersample: 1, options: options, maxSide: 4096)
+            XCTAssertGreaterThan(atlas.cellsPerPage, 4)
+            // Cells far from the page's corner, where a float's step is 1/4096 of a pixel.
+            let items = drawings.enumerated().map { (index: atlas.cellsPerPage - 1 - $0.offset * 7, drawing: $0.element) }
+            let got = Locked<[Int: [UInt8]]>([:])
+            try await atlas.render(items, on: renderer) { index, coverage in got.update { $0[index] = coverage } }
+            XCTAssertEqual(got.value.count, drawings.count)
+            for item in items {
+                let single = Locked<[UInt8]>([])
+                try await atlas.render([item], on: renderer) { _, coverage in single.update { $0 = coverage } }
+                let cell = got.value[item.index]!
+                XCTAssertGreaterThan(cell.max()!, 0)
+                XCTAssertEqual(cell, single.value, "\(brush) drawing at \(item.index)")
+                let alone = try await atlas.renderAlone(item.drawing, on: renderer)
+                let differ = zip(cell, alone).filter { $0 != $1 }.count
+                XCTAssertEqual(differ, 0, "\(brush) drawing at \(item.index): \(differ) pixels differ from it alone")
+            }
         }
     }
 
