@@ -85,8 +85,8 @@ final class PixelLayerCompositor: @unchecked Sendable {
             (self.planes, self.spans) = (planes, spans)
         }
 
-        /// Whether the layer has rows among `rows`.
-        func meets(_ rows: Range<Int>) -> Bool { box.y0 < rows.upperBound && box.y1 > rows.lowerBound }
+        /// Whether the layer has rows among `rows` (a layer of no rows may have no planes or spans).
+        func meets(_ rows: Range<Int>) -> Bool { box.y0 < box.y1 && box.y0 < rows.upperBound && box.y1 > rows.lowerBound }
     }
 
     /// One band's two working rows, each `stride` pixels (the frame's width rounded up to

@@ -60,4 +60,26 @@ final class PixelLayerCompositorTests: XCTestCase {
         }
         XCTAssertGreaterThan(changed, 10_000, "the layers changed the frames")
     }
+
+    /// A layer of no rows (no planes, no spans) among others: nothing of it is read, and the
+    /// frame comes out as the other layers alone make it, with both loops.
+    func testALayerOfNoRowsIsPassedOver() {
+        var rng = SplitMix64(seed: 7)
+        let header = Y4MHeader(width: 96, height: 64, rateNumerator: 30, rateDenominator: 1, chroma: .yuv420(tag: "420jpeg"))
+        var frame = Y4MFrame(header: header)
+        for i in frame.bytes.indices { frame.bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
+        let drawn = (0..<4).map { layer(Self.ops[$0 * 2], 96, 64, &rng) }
+        // Its box's one row index is inside the others' rows.
+        let empty = PixelLayer(op: .desaturate, opacity: 1, box: PixelBox(x0: 10, y0: 20, x1: 40, y1: 20), planes: [], spans: [])
+        let c = YCbCrConversion(matrix: .bt709, range: .limited)
+        for avx2 in [true, false] where avx2 == false || PlaneCompositor.hasAVX2 {
+            var (with, without) = (frame, frame)
+            let (a, b) = (PixelLayerCompositor(), PixelLayerCompositor())
+            (a.usesAVX2, b.usesAVX2) = (avx2, avx2)
+            a.apply(drawn + [empty] + drawn.prefix(1), to: &with, c)
+            b.apply(drawn + drawn.prefix(1), to: &without, c)
+            XCTAssert(with.bytes == without.bytes, "avx2 \(avx2): the empty layer changed the frame")
+            XCTAssert(with.bytes != frame.bytes, "avx2 \(avx2): the layers changed nothing")
+        }
+    }
 }
