@@ -204,6 +204,7 @@ void stp_deflate_parse(const unsigned char *in, size_t from, size_t len, uint32_
     lit_freq[256] = 1;
     if (!dist_freq[0]) dist_freq[0] = 1;  // one distance code, one bit, even when unused
     p->n_runs = n_runs;
+    p->literals = literals;
 }
 
 uint64_t *stp_deflate_kept_matches(size_t len) {

@@ -47,6 +47,7 @@ static inline void stp_deflate_enter(uint32_t *seen, const unsigned char *in, si
 typedef struct {
     uint64_t *runs;
     size_t n_runs;
+    size_t literals;  // the bytes left as literals
     uint32_t lit_freq[286], dist_freq[30];
 } stp_deflate_parse_result;
 

@@ -6,8 +6,8 @@
 // back would pay, the segment is coded a second time with them as well, and the smaller kept:
 // textures and screenshots repeat at distances a run never sees, where sketches gain nothing
 // from it (on a sketch frame the copies made it 14 % larger, on a textured photo 41 %
-// smaller). Whether they pay is asked of a sample of the segment (stp_deflate_sample.c), or
-// not at all, or taken as given (levels 2–3). The parse into runs, copies and literals is
+// smaller). Whether they pay is asked of a sample of the segment (stp_deflate_sample.c) where
+// runs left many literals, or not at all, or taken as given (levels 2–3). The parse into runs, copies and literals is
 // stp_deflate_parse.c's.
 #include "stp_deflate_rle.h"
 #include "stp_deflate_parse.h"
@@ -65,7 +65,9 @@ size_t stp_deflate_rle_bound(size_t len) {
     return len * 14 / 8 + 1024;
 }
 
-static size_t encode(const unsigned char *in, size_t len, int last, unsigned char *out, int depth) {
+// Codes `in` into `out` (copies searched `depth` places deep, or none at 0); *literals, when
+// given, receives how many bytes were left as literals.
+static size_t encode(const unsigned char *in, size_t len, int last, unsigned char *out, int depth, size_t *literals) {
     stp_deflate_parse_result parsed;
     if (!(parsed.runs = stp_deflate_kept_matches(len))) return 0;
     uint32_t *seen = NULL;
@@ -73,6 +75,7 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
     stp_deflate_parse(in, 0, len, seen, depth, &parsed);
     const uint64_t *runs = parsed.runs;
     size_t n_runs = parsed.n_runs;
+    if (literals) *literals = parsed.literals;
     const uint32_t *lit_freq = parsed.lit_freq, *dist_freq = parsed.dist_freq;
 
     uint8_t lit_len[286], dist_len[30];
@@ -176,16 +179,21 @@ static size_t encode(const unsigned char *in, size_t len, int last, unsigned cha
 
 size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned char *out, int repeats, int depth) {
     stp_deflate_tables();
-    size_t n = encode(in, len, last, out, 0);
+    size_t literals = 0;
+    size_t n = encode(in, len, last, out, 0, &literals);
     if (!repeats || !n) return n;
-    if (repeats == STP_REPEATS_SAMPLED && !stp_deflate_copies_pay(in, len, depth)) return n;
+    // Copies are searched for among the literals alone: where runs left a sixteenth of the
+    // bytes or fewer, coding again with them costs little, and is tried without a sample,
+    // which a few slices of such a segment can misjudge (a paper ground scaled up four times,
+    // 1276×956: its slices held runs alone, where copies coded the image 8 % smaller).
+    if (repeats == STP_REPEATS_SAMPLED && literals * 16 > len && !stp_deflate_copies_pay(in, len, depth)) return n;
     // Coded again with copies from farther back, into a buffer the thread keeps; the
     // smaller of the two is kept.
     static __thread void *kept_other;
     static __thread size_t other_cap;
     unsigned char *other = stp_scratch(&kept_other, &other_cap, stp_deflate_rle_bound(len), 0);
     if (!other) return n;
-    size_t m = encode(in, len, last, other, depth);
+    size_t m = encode(in, len, last, other, depth, NULL);
     if (m && m < n) { memcpy(out, other, m); return m; }
     return n;
 }

@@ -6,7 +6,8 @@
 // (runs of a repeated byte), into `out`, which holds stp_deflate_rle_bound(len) bytes.
 // `repeats` says when the bytes are also coded with copies from up to 32 KiB back (matches of
 // four bytes or more, the longest among the `depth` newest places of their first four bytes)
-// and the smaller coding kept: never, where a sample of the segment says copies would pay, or
+// and the smaller coding kept: never, where runs left a sixteenth of the bytes or fewer as
+// literals or a sample of the segment says copies would pay, or
 // always. A `last` block ends the stream; any other is followed by an empty stored block, so
 // the output ends on a byte boundary and the next block may be written after it by anyone.
 // Returns the bytes written, 0 when out of memory.

@@ -99,10 +99,11 @@ int stp_png_segment_encode(const unsigned char *pixels, const unsigned char *abo
     if (level > 0) {
         // Runs and literals in one Huffman block of the segment's own counts, coded into a
         // buffer the thread keeps and copied out at its size. Copies from farther back as
-        // well at levels 2–3, and at level 1 where a sample of an RGBA segment says they pay;
-        // grey images are ink cells, lines on a plain ground where runs find what there is
-        // (over 80 cells, the sample saved no byte and took half as long again). Each copy is
-        // the longest of the 8 newest places of its first four bytes (32 at level 3).
+        // well at levels 2–3, and at level 1 in an RGBA segment where runs left few literals
+        // or a sample says they pay; grey images are ink cells, lines on a plain ground where
+        // runs find what there is (over 80 cells, the sample saved no byte and took half as
+        // long again). Each copy is the longest of the 8 newest places of its first four
+        // bytes (32 at level 3).
         static __thread void *kept_coded;
         static __thread size_t coded_cap;
         unsigned char *coded = stp_scratch(&kept_coded, &coded_cap, stp_deflate_rle_bound(raw_len), 0);

@@ -2,10 +2,12 @@ import CStipple
 import Dispatch
 
 /// The fast PNG profile (compression 0–3: each row filtered by None, Sub, Up or Paeth (grey:
-/// None, Sub or Up), whichever sums smallest; runs of a repeated byte and literals coded in one Huffman block of the
-/// segment's own counts, also copies from farther back where that codes smaller (at 2–3 always tried, at 1
-/// where a sample of an RGBA segment shows they pay); level 0 stored), encoded on every core: the image's rows are cut into segments of a fixed number of rows (about
-/// 256 KiB of pixels, set by the row's size alone), each filtered and compressed on its own
+/// None, Sub or Up), whichever sums smallest; runs of a repeated byte and literals coded in
+/// one Huffman block of the segment's own counts, also copies from farther back where that
+/// codes smaller (at 2–3 always tried, at 1 where an RGBA segment's runs left few literals or
+/// a sample of it shows they pay); level 0 stored), encoded on every core: the image's rows
+/// are cut into segments of a fixed number of rows (about 256 KiB of pixels, set by the row's
+/// size alone), each filtered and compressed on its own
 /// thread into raw deflate that ends on a byte boundary, one IDAT chunk a segment; the zlib
 /// header goes before them and the Adler-32 of the whole, combined from the segments', after.
 /// The bytes depend only on the pixels and the level: the same whether the image is encoded
