@@ -7,8 +7,8 @@
 // textures and screenshots repeat at distances a run never sees, where sketches gain nothing
 // from it (on a sketch frame the copies made it 14 % larger, on a textured photo 41 %
 // smaller). Whether they pay is asked of a sample of the segment (stp_deflate_sample.c) where
-// runs left many literals, or not at all, or taken as given (levels 2–3). The parse into runs, copies and literals is
-// stp_deflate_parse.c's.
+// runs left many literals, or not at all, or taken as given (levels 2–3). The parse into
+// runs, copies and literals is stp_deflate_parse.c's.
 #include "stp_deflate_rle.h"
 #include "stp_deflate_parse.h"
 #include "stp_huffman.h"
