@@ -7,9 +7,9 @@
 // row neither Up nor Paeth; a segment's first row reads the row above it), compressed into raw
 // deflate (level 0: stored; 1-3: runs and literals, stp_deflate_rle, and copies from farther
 // back where smaller: at 2-3 always tried, at 1 where an RGBA segment's runs left few literals
-// or a sample of it shows they pay; searched 8 places deep, 32 at level 3) that ends on a byte boundary (a sync flush; the
-// image's last segment ends the stream), so that segments compressed on any thread, in any
-// order, concatenate into one zlib stream. Each segment is one IDAT chunk; the caller writes
+// or a sample of it shows they pay; searched 8 places deep, 32 at level 3) that ends on a byte
+// boundary (a sync flush; the image's last segment ends the stream), so that segments
+// compressed on any thread, in any order, concatenate into one zlib stream. Each segment is one IDAT chunk; the caller writes
 // the zlib header before them and the Adler-32 of the whole (combined from the segments')
 // after.
 typedef struct {
