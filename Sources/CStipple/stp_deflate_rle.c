@@ -185,7 +185,8 @@ size_t stp_deflate_rle(const unsigned char *in, size_t len, int last, unsigned c
     // Copies are searched for among the literals alone: where runs left a sixteenth of the
     // bytes or fewer, coding again with them costs little, and is tried without a sample,
     // which a few slices of such a segment can misjudge (a paper ground scaled up four times,
-    // 1276×956: its slices held runs alone, where copies coded the image 8 % smaller).
+    // 1276×956: where a segment's slices held runs alone the sample said no, yet copies of
+    // earlier rows coded the image 8 % smaller).
     if (repeats == STP_REPEATS_SAMPLED && literals * 16 > len && !stp_deflate_copies_pay(in, len, depth)) return n;
     // Coded again with copies from farther back, into a buffer the thread keeps; the
     // smaller of the two is kept.

@@ -204,11 +204,11 @@ final class PNGEncoderTests: XCTestCase {
         return (pixels, w, h)
     }
 
-    /// The same paper ground: runs leave few literals in each segment, and the sample of two
-    /// 4 KiB slices sees runs alone, yet copies of earlier rows code it smaller. Where runs
-    /// left a sixteenth of a segment's bytes or fewer, level 1 tries copies without asking the
-    /// sample, so it writes what level 2 (copies always tried) writes: 22 294 bytes, where
-    /// following the sample alone wrote 24 130.
+    /// The same paper ground: runs leave few literals in each segment, and where a segment's
+    /// two 4 KiB sample slices hold runs alone the sample says copies do not pay, yet copies of
+    /// earlier rows code it smaller. Where runs left a sixteenth of a segment's bytes or fewer,
+    /// level 1 tries copies without asking the sample, so it writes what level 2 (copies always
+    /// tried) writes: 22 294 bytes, where following the sample alone wrote 24 130.
     func testSegmentsOfFewLiteralsTryCopiesWithoutTheSample() throws {
         let (pixels, w, h) = try Self.paperGround()
         let image = Image(width: w, height: h, pixels: pixels)
